@@ -1,0 +1,172 @@
+# Out-of-tree build of ai-fabric against an installed ns-3 (Debian 12's libns3-dev
+# 3.37 by default; CMAKE_PREFIX_PATH selects another install).
+#
+# Defines stand-ins for ns-3's build_lib() and build_lib_example() that take the
+# same arguments, so CMakeLists.txt has one build_lib() call for both modes, and
+# ai_fabric_add_out_of_tree_tests(), which registers everything with ctest:
+# every ns-3 TestSuite (one ctest test each, through a small TestRunner::Run
+# program), the GoogleTest tests, the examples of test/examples-to-run.py, and the
+# format and wscript list checks.
+
+set(CMAKE_CXX_STANDARD 17)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+find_program(AI_FABRIC_CCACHE ccache)
+if(AI_FABRIC_CCACHE)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${AI_FABRIC_CCACHE})
+endif()
+
+# The package's version file demands an exact match, so ask for no version.
+find_package(ns3 CONFIG REQUIRED)
+if(DEFINED ns3_VERSION AND ns3_VERSION VERSION_LESS 3.36)
+  message(FATAL_ERROR "ai-fabric needs ns-3.36 or later out of tree; found ${ns3_VERSION}. "
+                      "For waf-era ns-3 use wscript-compat/wscript inside the ns-3 tree.")
+endif()
+message(STATUS "ai-fabric: building against ns-3 ${ns3_VERSION} (${ns3_DIR})")
+
+# Imported targets are ns3::libcore up to ns-3.42 and ns3::core from 3.43.
+foreach(module core network internet traffic-control point-to-point applications stats)
+  if(TARGET ns3::lib${module})
+    set(lib${module} ns3::lib${module})
+  elseif(TARGET ns3::${module})
+    set(lib${module} ns3::${module})
+  else()
+    message(FATAL_ERROR "ai-fabric: the installed ns-3 has no '${module}' module target")
+  endif()
+endforeach()
+
+# Debian's ns-3 is a release build with logging compiled out; the module's own
+# code gets logging and assertions in a debug build.
+set(AI_FABRIC_DEBUG_DEFINITIONS $<$<CONFIG:Debug>:NS3_LOG_ENABLE NS3_ASSERT_ENABLE>)
+
+enable_testing()
+# Debian's matplotlib is installed for /usr/bin/python3, which may not be the
+# first python3 on PATH.
+if(EXISTS /usr/bin/python3)
+  set(Python3_EXECUTABLE /usr/bin/python3)
+endif()
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# Public headers are reachable as "ns3/<name>.h", as inside an ns-3 tree.
+set(AI_FABRIC_INCLUDE_DIR ${CMAKE_BINARY_DIR}/include)
+
+function(ai_fabric_write_module_header libname headers)
+  set(text "// Generated: includes every public header of the ${libname} module.\n")
+  string(APPEND text "#ifndef AI_FABRIC_MODULE_H\n#define AI_FABRIC_MODULE_H\n")
+  foreach(header ${headers})
+    get_filename_component(name ${header} NAME)
+    string(APPEND text "#include \"ns3/${name}\"\n")
+  endforeach()
+  string(APPEND text "#endif\n")
+  file(WRITE ${AI_FABRIC_INCLUDE_DIR}/ns3/${libname}-module.h.tmp "${text}")
+  configure_file(${AI_FABRIC_INCLUDE_DIR}/ns3/${libname}-module.h.tmp
+                 ${AI_FABRIC_INCLUDE_DIR}/ns3/${libname}-module.h COPYONLY)
+endfunction()
+
+function(build_lib)
+  cmake_parse_arguments(
+    BLIB "IGNORE_PCH" "LIBNAME"
+    "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK;TEST_SOURCES;DEPRECATED_HEADER_FILES;MODULE_ENABLED_FEATURES;PRIVATE_HEADER_FILES"
+    ${ARGN})
+  foreach(header ${BLIB_HEADER_FILES} ${BLIB_PRIVATE_HEADER_FILES})
+    get_filename_component(name ${header} NAME)
+    configure_file(${header} ${AI_FABRIC_INCLUDE_DIR}/ns3/${name} COPYONLY)
+  endforeach()
+  ai_fabric_write_module_header(${BLIB_LIBNAME} "${BLIB_HEADER_FILES}")
+
+  add_library(${BLIB_LIBNAME} SHARED ${BLIB_SOURCE_FILES} ${BLIB_HEADER_FILES})
+  target_include_directories(${BLIB_LIBNAME} PUBLIC ${AI_FABRIC_INCLUDE_DIR})
+  target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
+  target_compile_definitions(${BLIB_LIBNAME} PRIVATE NS3_MODULE_COMPILATION
+                                                     PUBLIC ${AI_FABRIC_DEBUG_DEFINITIONS})
+  set(lib${BLIB_LIBNAME} ${BLIB_LIBNAME} PARENT_SCOPE)
+  set(lib${BLIB_LIBNAME} ${BLIB_LIBNAME})
+  set(AI_FABRIC_TEST_SOURCES ${BLIB_TEST_SOURCES} PARENT_SCOPE)
+  set(AI_FABRIC_LIBRARIES_TO_LINK ${BLIB_LIBRARIES_TO_LINK} PARENT_SCOPE)
+
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/examples/CMakeLists.txt)
+    add_subdirectory(examples)
+  endif()
+endfunction()
+
+function(build_lib_example)
+  cmake_parse_arguments(BLIB_EXAMPLE "IGNORE_PCH" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK"
+                        ${ARGN})
+  add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
+  target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${lib${BLIB_LIBNAME}}
+                                                     ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
+  set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                        ${CMAKE_BINARY_DIR}/examples)
+endfunction()
+
+function(ai_fabric_add_out_of_tree_tests)
+  cmake_parse_arguments(AFT "" "" "GTEST_SOURCES" ${ARGN})
+
+  # ns-3 TestSuites register themselves from static objects: compiling them into
+  # the runner keeps them (a shared test library could be dropped by --as-needed).
+  add_executable(ai-fabric-test-runner scripts/test-runner.cc ${AI_FABRIC_TEST_SOURCES})
+  target_link_libraries(ai-fabric-test-runner PRIVATE ai-fabric ${AI_FABRIC_LIBRARIES_TO_LINK})
+  target_compile_definitions(ai-fabric-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
+  set(suites)
+  foreach(source ${AI_FABRIC_TEST_SOURCES})
+    file(STRINGS ${source} lines REGEX "TestSuite\\(\"ai-fabric-[a-z0-9-]+\"")
+    foreach(line ${lines})
+      string(REGEX MATCH "ai-fabric-[a-z0-9-]+" suite "${line}")
+      list(APPEND suites ${suite})
+    endforeach()
+  endforeach()
+  foreach(suite ${suites})
+    add_test(NAME ${suite} COMMAND ai-fabric-test-runner --suite=${suite} --verbose)
+  endforeach()
+  # The runner's own list must match what was registered above, so a suite the
+  # scan missed cannot go silently unrun.
+  list(SORT suites)
+  string(REPLACE ";" "," suite_csv "${suites}")
+  add_test(NAME ai-fabric-suite-registration
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-suite-list.py
+                   $<TARGET_FILE:ai-fabric-test-runner> "${suite_csv}")
+
+  # GoogleTest: pure logic and death tests of bad input.
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+  add_executable(ai-fabric-gtest ${AFT_GTEST_SOURCES})
+  target_link_libraries(ai-fabric-gtest PRIVATE ai-fabric ${AI_FABRIC_LIBRARIES_TO_LINK}
+                                                GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(ai-fabric-gtest DISCOVERY_TIMEOUT 60)
+
+  # The examples test.py runs as regression tests in an ns-3 tree.
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/examples-to-run.py --list
+            ${CMAKE_SOURCE_DIR}/test/examples-to-run.py
+    OUTPUT_VARIABLE example_lines OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                                         ${CMAKE_SOURCE_DIR}/test/examples-to-run.py)
+  string(REPLACE "\n" ";" example_lines "${example_lines}")
+  foreach(example_line ${example_lines})
+    separate_arguments(example_args UNIX_COMMAND "${example_line}")
+    list(GET example_args 0 example_name)
+    list(REMOVE_AT example_args 0)
+    string(MAKE_C_IDENTIFIER "${example_line}" test_id)
+    add_test(NAME ai-fabric-example-${test_id}
+             COMMAND ${CMAKE_BINARY_DIR}/examples/${example_name} ${example_args}
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  endforeach()
+
+  # Style: every C++ file formatted with ns-3's .clang-format.
+  find_program(AI_FABRIC_CLANG_FORMAT NAMES clang-format-14 clang-format REQUIRED)
+  file(GLOB_RECURSE cxx_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/model/*.cc
+       ${CMAKE_SOURCE_DIR}/model/*.h ${CMAKE_SOURCE_DIR}/helper/*.cc
+       ${CMAKE_SOURCE_DIR}/helper/*.h ${CMAKE_SOURCE_DIR}/examples/*.cc
+       ${CMAKE_SOURCE_DIR}/test/*.cc ${CMAKE_SOURCE_DIR}/test/*.h ${CMAKE_SOURCE_DIR}/scripts/*.cc)
+  add_test(NAME ai-fabric-format
+           COMMAND ${AI_FABRIC_CLANG_FORMAT} --dry-run --Werror --style=file ${cxx_files}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+  # wscript-compat/wscript must list the same files as CMakeLists.txt.
+  add_test(NAME ai-fabric-wscript-lists
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-wscript-lists.py
+                   ${CMAKE_SOURCE_DIR})
+endfunction()

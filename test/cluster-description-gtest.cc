@@ -1,0 +1,78 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/cluster-description.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(ClusterDescription, DefaultsAreValidAndFollowTheLeafPortSplit)
+{
+    ClusterDescription cluster;
+    cluster.Validate();
+    EXPECT_EQ(cluster.hostPortsPerLeaf, 18u);
+    EXPECT_EQ(cluster.fabricPortsPerLeaf, 20u);
+    EXPECT_NEAR(double(cluster.fabricPortsPerLeaf) / cluster.hostPortsPerLeaf, 1.11, 0.005);
+}
+
+TEST(ClusterDescriptionDeathTest, ImpossibleClustersAreRefusedByName)
+{
+    auto withLeaves = [](uint32_t n) {
+        ClusterDescription c;
+        c.leaves = n;
+        c.Validate();
+    };
+    EXPECT_DEATH(withLeaves(0), "leaves must be at least 1, got 0");
+
+    auto withSpines = [](uint32_t n) {
+        ClusterDescription c;
+        c.spines = n;
+        c.Validate();
+    };
+    EXPECT_DEATH(withSpines(0), "spines must be at least 1, got 0");
+
+    auto withHostsPerLeaf = [](uint32_t n) {
+        ClusterDescription c;
+        c.hostsPerLeaf = n;
+        c.Validate();
+    };
+    EXPECT_DEATH(withHostsPerLeaf(19), "hostsPerLeaf=19 exceeds hostPortsPerLeaf=18");
+    EXPECT_DEATH(withHostsPerLeaf(0), "hostsPerLeaf must be at least 1, got 0");
+
+    auto withLinks = [](uint32_t spines, uint32_t links) {
+        ClusterDescription c;
+        c.spines = spines;
+        c.linksPerLeafSpine = links;
+        c.Validate();
+    };
+    EXPECT_DEATH(withLinks(8, 3), "spines x linksPerLeafSpine = 24 exceeds fabricPortsPerLeaf=20");
+
+    auto withRate = [](const char* rate) {
+        ClusterDescription c;
+        c.hostLinkRate = DataRate(rate);
+        c.Validate();
+    };
+    EXPECT_DEATH(withRate("0bps"), "hostLinkRate must be positive");
+
+    auto withDelay = [](Time delay) {
+        ClusterDescription c;
+        c.fabricLinkDelay = delay;
+        c.Validate();
+    };
+    EXPECT_DEATH(withDelay(NanoSeconds(-5)), "fabricLinkDelay must not be negative");
+
+    auto withBlock = [](uint32_t prefix) {
+        ClusterDescription c;
+        c.hostNetworkPrefixLength = prefix;
+        c.Validate();
+    };
+    EXPECT_DEATH(withBlock(30), "8 hosts do not fit in hostNetwork=10.0.0.0/30");
+}
+
+TEST(ClusterDescriptionDeathTest, HostIndexOutOfRangeIsRefused)
+{
+    ClusterDescription cluster;
+    EXPECT_DEATH(cluster.GetHostAddress(8), "host index 8 out of range");
+}

@@ -1,0 +1,9 @@
+#! /usr/bin/env python3
+
+# C++ examples that test.py runs as regression tests (ctest runs the same list out
+# of tree). Each tuple is (example name with arguments, do_run, do_valgrind_run).
+cpp_examples = [
+]
+
+# Python examples test.py runs: (example name, do_run).
+python_examples = []
