@@ -1,0 +1,120 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "roce-channel.h"
+
+#include "roce-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceChannel);
+
+TypeId
+RoceChannel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceChannel")
+            .SetParent<Channel>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RoceChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay of the wire (each direction)",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&RoceChannel::SetDelay, &RoceChannel::GetDelay),
+                          MakeTimeChecker())
+            .AddTraceSource("TxRxRoce",
+                            "A frame entered the wire: frame, sender, receiver, tx time, delay",
+                            MakeTraceSourceAccessor(&RoceChannel::m_txrxTrace),
+                            "ns3::RoceChannel::TxRxCallback");
+    return tid;
+}
+
+RoceChannel::RoceChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RoceChannel::SetDelay(Time delay)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "RoceChannel: Delay " << delay << " is negative");
+    m_delay = delay;
+}
+
+Time
+RoceChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+void
+RoceChannel::Attach(Ptr<RoceNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "RoceChannel: a wire connects exactly two devices");
+    NS_ABORT_MSG_IF(!device, "RoceChannel: cannot attach a null device");
+    m_dev[m_nDevices++] = device;
+}
+
+bool
+RoceChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time txTime)
+{
+    if (m_nDevices < 2)
+    {
+        return false;
+    }
+    Ptr<RoceNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
+    m_txrxTrace(frame, src, dst, txTime, m_delay);
+    // A copy, so the sender's traced frame stays intact while the receiver strips it.
+    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                   txTime + m_delay,
+                                   &RoceNetDevice::Receive,
+                                   dst,
+                                   frame->Copy());
+    return true;
+}
+
+Ptr<RoceNetDevice>
+RoceChannel::GetPeer(Ptr<const RoceNetDevice> device) const
+{
+    if (m_nDevices < 2)
+    {
+        return nullptr;
+    }
+    return (m_dev[0] == device) ? m_dev[1] : m_dev[0];
+}
+
+std::size_t
+RoceChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+RoceChannel::GetDevice(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nDevices, "RoceChannel: no device " << i);
+    return m_dev[i];
+}
+
+void
+RoceChannel::DoDispose()
+{
+    m_dev[0] = nullptr;
+    m_dev[1] = nullptr;
+    m_nDevices = 0;
+    Channel::DoDispose();
+}
+
+} // namespace ns3

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_ROCE_CHANNEL_H
+#define AI_FABRIC_ROCE_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class RoceNetDevice;
+class Packet;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A full-duplex Ethernet point-to-point wire between two RoceNetDevices.
+ *
+ * Each direction is independent; a frame reaches the peer after its serialisation
+ * time (computed by the sending device) plus the propagation Delay.
+ */
+class RoceChannel : public Channel
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    RoceChannel();
+
+    /**
+     * Attach a device; a channel takes exactly two.
+     * \param device the device
+     */
+    void Attach(Ptr<RoceNetDevice> device);
+
+    /**
+     * Start sending a frame to the other end.
+     * \param frame the frame (Ethernet header included, FCS not)
+     * \param src the sending device
+     * \param txTime serialisation time of the frame at the sender
+     * \return true if the frame was accepted (the channel has two devices)
+     */
+    bool TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time txTime);
+
+    /// \param device one end \return the other end (or null)
+    Ptr<RoceNetDevice> GetPeer(Ptr<const RoceNetDevice> device) const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+    /// \return the propagation delay
+    Time GetDelay() const;
+    /// \param delay the propagation delay (negative is an error)
+    void SetDelay(Time delay);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Time m_delay;                //!< propagation delay
+    Ptr<RoceNetDevice> m_dev[2]; //!< the two ends
+    std::size_t m_nDevices{0};   //!< number attached
+    /// Fired when a frame enters the wire: frame, sender, receiver, tx time, delay.
+    TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_ROCE_CHANNEL_H */

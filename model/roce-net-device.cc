@@ -1,0 +1,650 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "roce-net-device.h"
+
+#include "pfc-header.h"
+#include "roce-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(RoceNetDevice);
+
+namespace
+{
+/// Priority reported in traces for PFC frames (they bypass the eight queues).
+constexpr uint8_t PFC_PRIORITY_TAG = 8;
+/// Smallest and largest accepted IPv4 MTU (jumbo frames included).
+constexpr uint16_t MIN_MTU = 68;
+constexpr uint16_t MAX_MTU = 9216;
+} // namespace
+
+TypeId
+RoceNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RoceNetDevice>()
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port",
+                DataRateValue(DataRate("400Gbps")),
+                MakeDataRateAccessor(&RoceNetDevice::SetDataRate, &RoceNetDevice::GetDataRate),
+                MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "IPv4 MTU in bytes (68..9216); RoCE with a 4096-byte payload needs 4156",
+                          UintegerValue(4200),
+                          MakeUintegerAccessor(&RoceNetDevice::SetMtu, &RoceNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("MaxQueueBytes",
+                          "Capacity of each of the eight priority queues in bytes; a frame "
+                          "that does not fit is dropped and counted",
+                          UintegerValue(32 * 1024 * 1024),
+                          MakeUintegerAccessor(&RoceNetDevice::m_maxQueueBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Ipv4Address",
+                          "RoCE endpoint address of the host behind this port",
+                          Ipv4AddressValue(Ipv4Address::GetAny()),
+                          MakeIpv4AddressAccessor(&RoceNetDevice::SetIpv4Address,
+                                                  &RoceNetDevice::GetIpv4Address),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("ReceiveErrorModel",
+                          "Error model applied to received frames (drops are counted)",
+                          PointerValue(),
+                          MakePointerAccessor(&RoceNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("Enqueue",
+                            "A frame was queued: frame, priority",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_enqueueTrace),
+                            "ns3::RoceNetDevice::FramePriorityCallback")
+            .AddTraceSource("TxBegin",
+                            "A frame started on the wire: frame, priority (8 = PFC)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_txBeginTrace),
+                            "ns3::RoceNetDevice::FramePriorityCallback")
+            .AddTraceSource("TxEnd",
+                            "A frame finished transmission: frame, priority (8 = PFC)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_txEndTrace),
+                            "ns3::RoceNetDevice::FramePriorityCallback")
+            .AddTraceSource("Rx",
+                            "A frame was received and accepted",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_rxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A frame was dropped before the wire (queue full or over Mtu)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_dropTrace),
+                            "ns3::RoceNetDevice::FramePriorityCallback")
+            .AddTraceSource("RxErrorDrop",
+                            "A received frame was dropped by the error model",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_rxErrorDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcSent",
+                            "A PFC frame was sent: priority, quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_pfcSentTrace),
+                            "ns3::RoceNetDevice::PfcCallback")
+            .AddTraceSource("PfcReceived",
+                            "A PFC frame was received: priority, quanta (0 = resume)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_pfcReceivedTrace),
+                            "ns3::RoceNetDevice::PfcCallback")
+            .AddTraceSource("Sniffer",
+                            "Frames sent or received (pcap), Ethernet header included",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Frames sent or received (pcap), Ethernet header included",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+RoceNetDevice::RoceNetDevice()
+    : m_address(Mac48Address::Allocate())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RoceNetDevice::~RoceNetDevice() = default;
+
+void
+RoceNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_currentFrame = nullptr;
+    m_controlQueue.clear();
+    for (auto& q : m_queues)
+    {
+        q.frames.clear();
+        q.bytes = 0;
+        q.resumeEvent.Cancel();
+        q.pull = PullCallback();
+    }
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+void
+RoceNetDevice::CheckPriority(uint8_t priority, const char* what)
+{
+    NS_ABORT_MSG_IF(priority >= NUM_PRIORITIES,
+                    "RoceNetDevice::" << what << ": priority " << +priority << " is not in 0..7");
+}
+
+void
+RoceNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "RoceNetDevice: DataRate " << rate << " must be > 0");
+    m_bps = rate;
+}
+
+DataRate
+RoceNetDevice::GetDataRate() const
+{
+    return m_bps;
+}
+
+bool
+RoceNetDevice::Attach(Ptr<RoceChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    NS_ABORT_MSG_IF(!channel, "RoceNetDevice: cannot attach a null channel");
+    m_channel = channel;
+    m_channel->Attach(this);
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+RoceNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
+{
+    m_receiveErrorModel = em;
+}
+
+void
+RoceNetDevice::SetIpv4Address(Ipv4Address address)
+{
+    m_ipv4Address = address;
+}
+
+Ipv4Address
+RoceNetDevice::GetIpv4Address() const
+{
+    return m_ipv4Address;
+}
+
+uint64_t
+RoceNetDevice::GetQueueBytes(uint8_t priority) const
+{
+    CheckPriority(priority, "GetQueueBytes");
+    return m_queues[priority].bytes;
+}
+
+uint32_t
+RoceNetDevice::GetQueuePackets(uint8_t priority) const
+{
+    CheckPriority(priority, "GetQueuePackets");
+    return static_cast<uint32_t>(m_queues[priority].frames.size());
+}
+
+const RoceNetDevice::Counters&
+RoceNetDevice::GetCounters() const
+{
+    return m_counters;
+}
+
+uint64_t
+RoceNetDevice::GetTxFrames(uint8_t priority) const
+{
+    CheckPriority(priority, "GetTxFrames");
+    return m_queues[priority].txFrames;
+}
+
+uint8_t
+RoceNetDevice::PriorityFromDscp(uint8_t dscp)
+{
+    return (dscp >> 3) & 0x7;
+}
+
+Time
+RoceNetDevice::GetFrameTxTime(uint32_t frameBytes) const
+{
+    uint32_t wire = std::max(frameBytes, MIN_FRAME_BYTES) + WIRE_EXTRA_BYTES;
+    return m_bps.CalculateBytesTxTime(wire);
+}
+
+Mac48Address
+RoceNetDevice::GetPeerMac() const
+{
+    if (m_channel)
+    {
+        Ptr<RoceNetDevice> peer = m_channel->GetPeer(this);
+        if (peer)
+        {
+            return peer->m_address;
+        }
+    }
+    return Mac48Address::GetBroadcast();
+}
+
+void
+RoceNetDevice::AddEthernet(Ptr<Packet> packet,
+                           Mac48Address src,
+                           Mac48Address dst,
+                           uint16_t protocol)
+{
+    EthernetHeader eth(false); // no preamble/SFD in the packet: it is counted on the wire
+    eth.SetSource(src);
+    eth.SetDestination(dst);
+    eth.SetLengthType(protocol);
+    packet->AddHeader(eth);
+}
+
+bool
+RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol)
+{
+    uint8_t priority = 0;
+    if (protocol == IPV4_PROTOCOL)
+    {
+        Ipv4Header ip;
+        packet->PeekHeader(ip);
+        priority = PriorityFromDscp(ip.GetDscp());
+    }
+    if (packet->GetSize() > m_mtu)
+    {
+        NS_LOG_WARN("packet of " << packet->GetSize() << " B over Mtu " << m_mtu << ": dropped");
+        ++m_counters.queueDrops;
+        m_dropTrace(packet, priority);
+        return false;
+    }
+    AddEthernet(packet, src, dst, protocol);
+    PriorityQueue& q = m_queues[priority];
+    if (q.bytes + packet->GetSize() > m_maxQueueBytes)
+    {
+        ++m_counters.queueDrops;
+        m_dropTrace(packet, priority);
+        return false;
+    }
+    q.bytes += packet->GetSize();
+    q.frames.push_back(packet);
+    m_enqueueTrace(packet, priority);
+    TryTransmit();
+    return true;
+}
+
+bool
+RoceNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    Mac48Address dst =
+        Mac48Address::IsMatchingType(dest) ? Mac48Address::ConvertFrom(dest) : GetPeerMac();
+    return Enqueue(packet, m_address, dst, protocolNumber);
+}
+
+bool
+RoceNetDevice::SendFrom(Ptr<Packet> packet,
+                        const Address& source,
+                        const Address& dest,
+                        uint16_t protocolNumber)
+{
+    Mac48Address dst =
+        Mac48Address::IsMatchingType(dest) ? Mac48Address::ConvertFrom(dest) : GetPeerMac();
+    return Enqueue(packet, Mac48Address::ConvertFrom(source), dst, protocolNumber);
+}
+
+void
+RoceNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
+{
+    CheckPriority(priority, "SendPfc");
+    PfcHeader pfc;
+    pfc.SetPauseTime(priority, quanta);
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    AddEthernet(frame, m_address, Mac48Address("01:80:c2:00:00:01"), PfcHeader::ETHERTYPE);
+    m_controlQueue.push_back(frame);
+    ++m_counters.pfcSent;
+    m_pfcSentTrace(priority, quanta);
+    TryTransmit();
+}
+
+bool
+RoceNetDevice::IsPaused(uint8_t priority) const
+{
+    CheckPriority(priority, "IsPaused");
+    return Simulator::Now() < m_queues[priority].pausedUntil;
+}
+
+void
+RoceNetDevice::SetPullCallback(uint8_t priority, PullCallback cb)
+{
+    CheckPriority(priority, "SetPullCallback");
+    m_queues[priority].pull = cb;
+}
+
+void
+RoceNetDevice::NotifyTxReady()
+{
+    TryTransmit();
+}
+
+bool
+RoceNetDevice::IsTxBusy() const
+{
+    return m_txBusy;
+}
+
+void
+RoceNetDevice::TryTransmit()
+{
+    // A pull source may call NotifyTxReady() from inside its pull: ignore that.
+    if (m_txBusy || m_inTryTransmit || !m_channel)
+    {
+        return;
+    }
+    if (!m_controlQueue.empty())
+    {
+        Ptr<Packet> frame = m_controlQueue.front();
+        m_controlQueue.pop_front();
+        TransmitStart(frame, PFC_PRIORITY_TAG);
+        return;
+    }
+    Time now = Simulator::Now();
+    for (int p = NUM_PRIORITIES - 1; p >= 0; --p)
+    {
+        PriorityQueue& q = m_queues[p];
+        if (now < q.pausedUntil)
+        {
+            continue;
+        }
+        if (!q.frames.empty())
+        {
+            Ptr<Packet> frame = q.frames.front();
+            q.frames.pop_front();
+            q.bytes -= frame->GetSize();
+            TransmitStart(frame, static_cast<uint8_t>(p));
+            return;
+        }
+        if (!q.pull.IsNull())
+        {
+            m_inTryTransmit = true;
+            Ptr<Packet> packet = q.pull(static_cast<uint8_t>(p));
+            m_inTryTransmit = false;
+            if (packet)
+            {
+                NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                                "RoceNetDevice: pulled packet of " << packet->GetSize()
+                                                                   << " B exceeds Mtu " << m_mtu);
+                AddEthernet(packet, m_address, GetPeerMac(), IPV4_PROTOCOL);
+                m_enqueueTrace(packet, static_cast<uint8_t>(p));
+                TransmitStart(packet, static_cast<uint8_t>(p));
+                return;
+            }
+        }
+    }
+}
+
+void
+RoceNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
+{
+    m_txBusy = true;
+    m_currentFrame = frame;
+    m_currentPriority = priority;
+    m_txBeginTrace(frame, priority);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    Time txTime = GetFrameTxTime(frame->GetSize());
+    Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
+    m_channel->TransmitStart(frame, this, txTime);
+}
+
+void
+RoceNetDevice::TransmitComplete()
+{
+    Ptr<Packet> frame = m_currentFrame;
+    m_currentFrame = nullptr;
+    m_txBusy = false;
+    ++m_counters.txFrames;
+    m_counters.txBytes += frame->GetSize();
+    if (m_currentPriority < NUM_PRIORITIES)
+    {
+        ++m_queues[m_currentPriority].txFrames;
+    }
+    m_txEndTrace(frame, m_currentPriority);
+    TryTransmit();
+}
+
+void
+RoceNetDevice::Receive(Ptr<Packet> frame)
+{
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        ++m_counters.rxErrorDrops;
+        m_rxErrorDropTrace(frame);
+        return;
+    }
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    m_rxTrace(frame);
+    ++m_counters.rxFrames;
+    m_counters.rxBytes += frame->GetSize();
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    uint16_t protocol = eth.GetLengthType();
+    if (protocol == PfcHeader::ETHERTYPE)
+    {
+        ReceivePfc(frame);
+        return;
+    }
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this,
+                          frame,
+                          protocol,
+                          eth.GetSource(),
+                          eth.GetDestination(),
+                          NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, frame, protocol, eth.GetSource());
+    }
+}
+
+void
+RoceNetDevice::ReceivePfc(Ptr<Packet> body)
+{
+    PfcHeader pfc;
+    body->RemoveHeader(pfc);
+    if (pfc.GetOpcode() != PfcHeader::OPCODE)
+    {
+        return; // other MAC control frames are not modelled
+    }
+    ++m_counters.pfcReceived;
+    Time now = Simulator::Now();
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        if (!pfc.IsEnabled(p))
+        {
+            continue;
+        }
+        uint16_t quanta = pfc.GetPauseTime(p);
+        m_pfcReceivedTrace(p, quanta);
+        PriorityQueue& q = m_queues[p];
+        q.resumeEvent.Cancel();
+        if (quanta == 0)
+        {
+            q.pausedUntil = now;
+            TryTransmit();
+        }
+        else
+        {
+            // One quantum is 512 bit times at the port's line rate.
+            Time pause = m_bps.CalculateBytesTxTime(64ULL * quanta);
+            q.pausedUntil = now + pause;
+            q.resumeEvent = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, p);
+        }
+    }
+}
+
+void
+RoceNetDevice::PauseExpired(uint8_t priority)
+{
+    NS_LOG_FUNCTION(this << +priority);
+    TryTransmit();
+}
+
+// NetDevice boilerplate
+
+void
+RoceNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+RoceNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+RoceNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+RoceNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+RoceNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+RoceNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_ABORT_MSG_IF(mtu < MIN_MTU || mtu > MAX_MTU,
+                    "RoceNetDevice: Mtu " << mtu << " is outside " << MIN_MTU << ".." << MAX_MTU);
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+RoceNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+RoceNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+RoceNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+RoceNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+RoceNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+RoceNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+RoceNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+RoceNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+RoceNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+RoceNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+Ptr<Node>
+RoceNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+RoceNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+RoceNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+RoceNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+RoceNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+RoceNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_ROCE_NET_DEVICE_H
+#define AI_FABRIC_ROCE_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class RoceChannel;
+class ErrorModel;
+class Node;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A RoCEv2-capable Ethernet NIC port on a full-duplex point-to-point wire.
+ *
+ * Used both as a host NIC and as the host-facing port of a switch.
+ *
+ * - Send(packet, dest, 0x0800) takes a packet that starts with its Ipv4Header; the
+ *   device adds an EthernetHeader (no FCS in the ns3::Packet, so pcap captures are
+ *   plain DLT_EN10MB frames) and queues it in one of eight priority queues. The
+ *   priority is DSCP >> 3 of the IPv4 header (DSCP 26 -> 3, DSCP 48 -> 6).
+ * - Queues are served in strict priority (7 highest); PFC frames go first of all.
+ * - A frame of S bytes (Ethernet header included) takes (max(S, 60) + 4 FCS + 20
+ *   preamble and inter-frame gap) x 8 / DataRate on the wire.
+ * - Received IEEE 802.1Qbb PFC frames pause a priority for quanta x 512 bit times at
+ *   DataRate (0 resumes at once); a frame already on the wire is not interrupted.
+ * - The receive callback gets packets starting with their Ipv4Header (protocol
+ *   0x0800); PFC frames are consumed by the device.
+ * - Pull model: a transport may register a pull callback per priority; when that
+ *   priority is free to send (wire idle, not paused, its queue empty) the device
+ *   asks it for the next packet, so the transport never queues ahead of the wire.
+ */
+class RoceNetDevice : public NetDevice
+{
+  public:
+    /// Number of priorities (traffic classes).
+    static constexpr uint8_t NUM_PRIORITIES = 8;
+    /// Bytes on the wire per frame beyond the ns3::Packet: FCS 4 + preamble and IFG 20.
+    static constexpr uint32_t WIRE_EXTRA_BYTES = 24;
+    /// Minimum Ethernet frame without FCS.
+    static constexpr uint32_t MIN_FRAME_BYTES = 60;
+    /// Ethertype of IPv4.
+    static constexpr uint16_t IPV4_PROTOCOL = 0x0800;
+
+    /// Asked for the next packet of a priority; returns a packet starting with its
+    /// Ipv4Header, or null if it has nothing to send now.
+    typedef Callback<Ptr<Packet>, uint8_t> PullCallback;
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    RoceNetDevice();
+    ~RoceNetDevice() override;
+
+    /**
+     * \param rate the line rate (zero is an error)
+     */
+    void SetDataRate(DataRate rate);
+    /// \return the line rate
+    DataRate GetDataRate() const;
+
+    /**
+     * Attach to a channel (each channel takes two devices).
+     * \param channel the channel
+     * \return true
+     */
+    bool Attach(Ptr<RoceChannel> channel);
+
+    /// \param em error model applied to every received frame (dropped frames are counted)
+    void SetReceiveErrorModel(Ptr<ErrorModel> em);
+
+    /// \param address the RoCE endpoint IPv4 address of the host behind this port
+    void SetIpv4Address(Ipv4Address address);
+    /// \return the RoCE endpoint IPv4 address
+    Ipv4Address GetIpv4Address() const;
+
+    /// \param priority 0..7 \return bytes (Ethernet header included) queued at that priority
+    uint64_t GetQueueBytes(uint8_t priority) const;
+    /// \param priority 0..7 \return frames queued at that priority
+    uint32_t GetQueuePackets(uint8_t priority) const;
+
+    /**
+     * Send an IEEE 802.1Qbb PFC frame to the peer, ahead of every queued frame.
+     * \param priority 0..7
+     * \param quanta pause time in quanta of 512 bit times; 0 resumes the peer
+     */
+    void SendPfc(uint8_t priority, uint16_t quanta);
+    /// \param priority 0..7 \return whether the peer has paused our transmission of it
+    bool IsPaused(uint8_t priority) const;
+
+    /**
+     * Register a packet source for one priority (the pull model).
+     * \param priority 0..7
+     * \param cb the source
+     */
+    void SetPullCallback(uint8_t priority, PullCallback cb);
+    /// Tell the device a pull source has something to send (starts the wire if idle).
+    void NotifyTxReady();
+    /// \return whether a frame is on the wire now
+    bool IsTxBusy() const;
+
+    /// \param frameBytes frame size without FCS \return its time on the wire
+    Time GetFrameTxTime(uint32_t frameBytes) const;
+    /// \param dscp IPv4 DSCP \return the priority used for it (dscp >> 3)
+    static uint8_t PriorityFromDscp(uint8_t dscp);
+
+    /// Counters (never reset).
+    struct Counters
+    {
+        uint64_t txFrames{0};     //!< frames sent
+        uint64_t txBytes{0};      //!< bytes sent (frames without FCS)
+        uint64_t rxFrames{0};     //!< frames received and accepted
+        uint64_t rxBytes{0};      //!< bytes received and accepted
+        uint64_t queueDrops{0};   //!< frames refused by a full queue or too big for the Mtu
+        uint64_t rxErrorDrops{0}; //!< received frames dropped by the error model
+        uint64_t pfcSent{0};      //!< PFC frames sent
+        uint64_t pfcReceived{0};  //!< PFC frames received
+    };
+
+    /// \return the counters
+    const Counters& GetCounters() const;
+    /// \param priority 0..7 \return frames of that priority sent
+    uint64_t GetTxFrames(uint8_t priority) const;
+
+    /**
+     * Called by the channel when a frame has fully arrived.
+     * \param frame the frame
+     */
+    void Receive(Ptr<Packet> frame);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Start the next frame if the wire is idle.
+    void TryTransmit();
+    /// Put a frame on the wire.
+    void TransmitStart(Ptr<Packet> frame, uint8_t priority);
+    /// The frame on the wire has been serialised.
+    void TransmitComplete();
+    /// Add the Ethernet header and queue.
+    bool Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol);
+    /// Add the Ethernet header to a packet.
+    void AddEthernet(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol);
+    /// Handle a received PFC frame body.
+    void ReceivePfc(Ptr<Packet> body);
+    /// A pause of a priority has expired.
+    void PauseExpired(uint8_t priority);
+    /// \return the peer device's MAC address (broadcast if none)
+    Mac48Address GetPeerMac() const;
+    /// Check a priority argument.
+    static void CheckPriority(uint8_t priority, const char* what);
+
+    /// One priority queue.
+    struct PriorityQueue
+    {
+        std::deque<Ptr<Packet>> frames; //!< frames, Ethernet header included
+        uint64_t bytes{0};              //!< bytes queued
+        Time pausedUntil;               //!< paused while Now() < pausedUntil
+        EventId resumeEvent;            //!< fires when the pause expires
+        PullCallback pull;              //!< optional packet source
+        uint64_t txFrames{0};           //!< frames of this priority sent
+    };
+
+    Ptr<Node> m_node;                                    //!< node
+    Ptr<RoceChannel> m_channel;                          //!< attached wire
+    uint32_t m_ifIndex{0};                               //!< interface index
+    Mac48Address m_address;                              //!< MAC address
+    Ipv4Address m_ipv4Address;                           //!< RoCE endpoint address
+    DataRate m_bps;                                      //!< line rate
+    uint16_t m_mtu{4200};                                //!< IPv4 MTU
+    uint64_t m_maxQueueBytes{0};                         //!< per-priority queue limit
+    Ptr<ErrorModel> m_receiveErrorModel;                 //!< receive loss
+    std::array<PriorityQueue, NUM_PRIORITIES> m_queues;  //!< the eight queues
+    std::deque<Ptr<Packet>> m_controlQueue;              //!< PFC frames, sent first
+    bool m_txBusy{false};                                //!< a frame is on the wire
+    Ptr<Packet> m_currentFrame;                          //!< the frame on the wire
+    uint8_t m_currentPriority{0};                        //!< its priority (8 = PFC)
+    bool m_inTryTransmit{false};                         //!< guards re-entry from pull sources
+    Counters m_counters;                                 //!< counters
+    NetDevice::ReceiveCallback m_rxCallback;             //!< upper layer
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous upper layer
+    TracedCallback<> m_linkChangeCallbacks;              //!< link change (never fires)
+
+    /// Frame queued: frame (Ethernet header included), priority.
+    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;
+    /// Frame started on the wire: frame, priority (8 for PFC).
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace;
+    /// Frame finished transmission: frame, priority (8 for PFC).
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txEndTrace;
+    /// Frame received and accepted: frame (Ethernet header included).
+    TracedCallback<Ptr<const Packet>> m_rxTrace;
+    /// Frame dropped before the wire (queue full or over Mtu): packet, priority.
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;
+    /// Received frame dropped by the error model.
+    TracedCallback<Ptr<const Packet>> m_rxErrorDropTrace;
+    /// PFC sent: priority, quanta.
+    TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
+    /// PFC received: priority, quanta.
+    TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;
+    /// pcap hooks (full frames, Ethernet header included).
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    /// pcap hooks, promiscuous.
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_ROCE_NET_DEVICE_H */
