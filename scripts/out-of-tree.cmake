@@ -40,7 +40,7 @@ endforeach()
 
 # Debian's ns-3 is a release build with logging compiled out; the module's own
 # code gets logging and assertions in a debug build.
-set(AI_FABRIC_DEBUG_DEFINITIONS $<$<CONFIG:Debug>:NS3_LOG_ENABLE NS3_ASSERT_ENABLE>)
+set(AI_FABRIC_DEBUG_DEFINITIONS "$<$<CONFIG:Debug>:NS3_LOG_ENABLE;NS3_ASSERT_ENABLE>")
 
 enable_testing()
 # Debian's matplotlib is installed for /usr/bin/python3, which may not be the
@@ -81,7 +81,7 @@ function(build_lib)
   target_include_directories(${BLIB_LIBNAME} PUBLIC ${AI_FABRIC_INCLUDE_DIR})
   target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   target_compile_definitions(${BLIB_LIBNAME} PRIVATE NS3_MODULE_COMPILATION
-                                                     PUBLIC ${AI_FABRIC_DEBUG_DEFINITIONS})
+                                                     PUBLIC "${AI_FABRIC_DEBUG_DEFINITIONS}")
   set(lib${BLIB_LIBNAME} ${BLIB_LIBNAME} PARENT_SCOPE)
   set(lib${BLIB_LIBNAME} ${BLIB_LIBNAME})
   set(AI_FABRIC_TEST_SOURCES ${BLIB_TEST_SOURCES} PARENT_SCOPE)
