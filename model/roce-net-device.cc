@@ -90,6 +90,14 @@ RoceNetDevice::GetTypeId()
                             "A frame was dropped before the wire (queue full or over Mtu)",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_dropTrace),
                             "ns3::RoceNetDevice::FramePriorityCallback")
+            .AddTraceSource("MacTx",
+                            "A frame was queued or pulled for transmission",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A frame was dropped before the wire",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("RxErrorDrop",
                             "A received frame was dropped by the error model",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_rxErrorDropTrace),
@@ -273,6 +281,7 @@ RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, u
         NS_LOG_WARN("packet of " << packet->GetSize() << " B over Mtu " << m_mtu << ": dropped");
         ++m_counters.queueDrops;
         m_dropTrace(packet, priority);
+        m_macTxDropTrace(packet);
         return false;
     }
     AddEthernet(packet, src, dst, protocol);
@@ -281,11 +290,13 @@ RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, u
     {
         ++m_counters.queueDrops;
         m_dropTrace(packet, priority);
+        m_macTxDropTrace(packet);
         return false;
     }
     q.bytes += packet->GetSize();
     q.frames.push_back(packet);
     m_enqueueTrace(packet, priority);
+    m_macTxTrace(packet);
     TryTransmit();
     return true;
 }
@@ -393,6 +404,7 @@ RoceNetDevice::TryTransmit()
                                                                    << " B exceeds Mtu " << m_mtu);
                 AddEthernet(packet, m_address, GetPeerMac(), IPV4_PROTOCOL);
                 m_enqueueTrace(packet, static_cast<uint8_t>(p));
+                m_macTxTrace(packet);
                 TransmitStart(packet, static_cast<uint8_t>(p));
                 return;
             }

@@ -237,6 +237,10 @@ class RoceNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_rxTrace;
     /// Frame dropped before the wire (queue full or over Mtu): packet, priority.
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;
+    /// Frame queued or pulled (single-argument form, for ascii traces).
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;
+    /// Frame dropped before the wire (single-argument form, for ascii traces).
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
     /// Received frame dropped by the error model.
     TracedCallback<Ptr<const Packet>> m_rxErrorDropTrace;
     /// PFC sent: priority, quanta.

@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/node.h"
+#include "ns3/roce-net-device.h"
+
+namespace ns3
+{
+
+RdmaHelper::RdmaHelper()
+{
+    m_factory.SetTypeId(RdmaTransport::GetTypeId());
+}
+
+void
+RdmaHelper::SetTransportAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+void
+RdmaHelper::Install(const NodeContainer& hosts)
+{
+    NetDeviceContainer nics;
+    for (uint32_t i = 0; i < hosts.GetN(); ++i)
+    {
+        Ptr<Node> node = hosts.Get(i);
+        Ptr<RoceNetDevice> nic;
+        for (uint32_t d = 0; d < node->GetNDevices() && !nic; ++d)
+        {
+            nic = DynamicCast<RoceNetDevice>(node->GetDevice(d));
+        }
+        NS_ABORT_MSG_IF(!nic,
+                        "RdmaHelper: host " << i << " (node " << node->GetId()
+                                            << ") has no RoceNetDevice");
+        nics.Add(nic);
+    }
+    Install(nics);
+}
+
+void
+RdmaHelper::Install(const NetDeviceContainer& nics)
+{
+    NS_ABORT_MSG_IF(m_table, "RdmaHelper: Install may be called once per helper (one job)");
+    NS_ABORT_MSG_IF(nics.GetN() == 0, "RdmaHelper: Install needs at least one host");
+    m_table = std::make_shared<RdmaTransport::RankTable>();
+    for (uint32_t rank = 0; rank < nics.GetN(); ++rank)
+    {
+        Ptr<RoceNetDevice> nic = DynamicCast<RoceNetDevice>(nics.Get(rank));
+        NS_ABORT_MSG_IF(!nic, "RdmaHelper: device of rank " << rank << " is not a RoceNetDevice");
+        Ipv4Address address = nic->GetIpv4Address();
+        NS_ABORT_MSG_IF(address == Ipv4Address::GetAny(),
+                        "RdmaHelper: the RoceNetDevice of rank "
+                            << rank << " has no Ipv4Address (set the attribute)");
+        for (uint32_t other = 0; other < rank; ++other)
+        {
+            NS_ABORT_MSG_IF(m_table->addresses[other] == address,
+                            "RdmaHelper: ranks " << other << " and " << rank
+                                                 << " share the Ipv4Address " << address);
+        }
+        Ptr<Node> node = nic->GetNode();
+        NS_ABORT_MSG_IF(!node,
+                        "RdmaHelper: the RoceNetDevice of rank " << rank << " is on no node");
+        NS_ABORT_MSG_IF(node->GetObject<RdmaTransport>(),
+                        "RdmaHelper: node " << node->GetId() << " already has an RdmaTransport");
+        Ptr<RdmaTransport> transport = m_factory.Create<RdmaTransport>();
+        node->AggregateObject(transport);
+        transport->SetDevice(nic);
+        m_table->transports.push_back(transport);
+        m_table->addresses.push_back(address);
+    }
+    for (uint32_t rank = 0; rank < nics.GetN(); ++rank)
+    {
+        m_table->transports[rank]->SetRankTable(rank, m_table);
+    }
+}
+
+uint32_t
+RdmaHelper::GetNRanks() const
+{
+    return m_table ? static_cast<uint32_t>(m_table->transports.size()) : 0;
+}
+
+Ptr<RdmaTransport>
+RdmaHelper::GetTransport(uint32_t rank) const
+{
+    NS_ABORT_MSG_IF(rank >= GetNRanks(),
+                    "RdmaHelper: rank " << rank << " is unknown (" << GetNRanks()
+                                        << " ranks installed)");
+    return m_table->transports[rank];
+}
+
+uint64_t
+RdmaHelper::Post(uint32_t srcRank,
+                 uint32_t dstRank,
+                 uint64_t size,
+                 uint64_t tag,
+                 RdmaCompletionCallback onSent,
+                 RdmaCompletionCallback onReceived) const
+{
+    return GetTransport(srcRank)->PostMessage(dstRank, size, tag, onSent, onReceived);
+}
+
+} // namespace ns3

@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_RDMA_HELPER_H
+#define AI_FABRIC_RDMA_HELPER_H
+
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-transport.h"
+
+#include <memory>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Installs one RdmaTransport per host, aggregated to the host's node, and
+ * assigns ranks in installation order (rank i = the i-th host or NIC given).
+ *
+ * Each host's RoCE address is read from its RoceNetDevice's Ipv4Address attribute
+ * (set by the fabric builder); a missing or repeated address stops the simulation.
+ */
+class RdmaHelper
+{
+  public:
+    RdmaHelper();
+
+    /**
+     * Set an attribute of every transport created afterwards.
+     * \param name attribute name (of ns3::RdmaTransport)
+     * \param value its value
+     */
+    void SetTransportAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Install on hosts; each host's NIC is its first RoceNetDevice.
+     * \param hosts rank i = hosts.Get(i)
+     */
+    void Install(const NodeContainer& hosts);
+    /**
+     * Install on explicit NICs (one per host).
+     * \param nics rank i = the node of nics.Get(i), using that RoceNetDevice
+     */
+    void Install(const NetDeviceContainer& nics);
+
+    /// \return the number of ranks installed
+    uint32_t GetNRanks() const;
+    /// \param rank rank \return its transport (an unknown rank stops the simulation)
+    Ptr<RdmaTransport> GetTransport(uint32_t rank) const;
+
+    /**
+     * Post a message between two ranks (shorthand for GetTransport(src)->PostMessage).
+     * \param srcRank sending rank
+     * \param dstRank receiving rank
+     * \param size bytes (>= 1)
+     * \param tag application tag
+     * \param onSent sender completion (may be null)
+     * \param onReceived receiver completion (may be null)
+     * \return the message id
+     */
+    uint64_t Post(uint32_t srcRank,
+                  uint32_t dstRank,
+                  uint64_t size,
+                  uint64_t tag,
+                  RdmaCompletionCallback onSent,
+                  RdmaCompletionCallback onReceived = RdmaCompletionCallback()) const;
+
+  private:
+    ObjectFactory m_factory;                           //!< transport factory
+    std::shared_ptr<RdmaTransport::RankTable> m_table; //!< ranks installed by this helper
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_RDMA_HELPER_H */

@@ -1,0 +1,154 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "dcqcn-rate-controller.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+void
+DcqcnConfig::Validate() const
+{
+    NS_ABORT_MSG_IF(!(lineRateBps > 0), "DCQCN: line rate " << lineRateBps << " bps must be > 0");
+    NS_ABORT_MSG_IF(!(g > 0 && g <= 1), "DCQCN: DcqcnG " << g << " must be in (0, 1]");
+    NS_ABORT_MSG_IF(!alphaPeriod.IsStrictlyPositive(),
+                    "DCQCN: DcqcnAlphaPeriod " << alphaPeriod << " must be > 0");
+    NS_ABORT_MSG_IF(!increaseTimer.IsStrictlyPositive(),
+                    "DCQCN: DcqcnRateIncreaseTimer " << increaseTimer << " must be > 0");
+    NS_ABORT_MSG_IF(byteCounter == 0, "DCQCN: DcqcnByteCounter " << byteCounter << " must be > 0");
+    NS_ABORT_MSG_IF(!(rateAiBps > 0), "DCQCN: DcqcnRateAi " << rateAiBps << " bps must be > 0");
+    NS_ABORT_MSG_IF(!(rateHaiBps > 0), "DCQCN: DcqcnRateHai " << rateHaiBps << " bps must be > 0");
+    NS_ABORT_MSG_IF(!(minRateBps > 0) || minRateBps > lineRateBps,
+                    "DCQCN: DcqcnMinRate " << minRateBps << " bps must be in (0, line rate "
+                                           << lineRateBps << "]");
+    NS_ABORT_MSG_IF(!(initialAlpha >= 0 && initialAlpha <= 1),
+                    "DCQCN: initial alpha " << initialAlpha << " must be in [0, 1]");
+}
+
+DcqcnRateController::DcqcnRateController(const DcqcnConfig& config)
+    : m_config(config),
+      m_rc(config.lineRateBps),
+      m_rt(config.lineRateBps),
+      m_alpha(config.initialAlpha)
+{
+    m_config.Validate();
+}
+
+void
+DcqcnRateController::DecayAlpha(Time now)
+{
+    if (now <= m_alphaUpdated)
+    {
+        return;
+    }
+    auto periods = static_cast<uint64_t>((now - m_alphaUpdated).GetInteger() /
+                                         m_config.alphaPeriod.GetInteger());
+    if (periods > 0)
+    {
+        m_alpha *= std::pow(1.0 - m_config.g, static_cast<double>(periods));
+        m_alphaUpdated += m_config.alphaPeriod * static_cast<int64_t>(periods);
+    }
+}
+
+void
+DcqcnRateController::OnCnp(Time now)
+{
+    DecayAlpha(now);
+    m_rt = m_rc;
+    m_rc = std::max(m_rc * (1.0 - m_alpha / 2.0), m_config.minRateBps);
+    m_alpha = (1.0 - m_config.g) * m_alpha + m_config.g;
+    m_alphaUpdated = now; // the alpha timer restarts with each CNP
+    m_timerEvents = 0;
+    m_byteEvents = 0;
+    m_bytes = 0;
+    ++m_cuts;
+}
+
+void
+DcqcnRateController::OnTimer()
+{
+    ++m_timerEvents;
+    Increase();
+}
+
+void
+DcqcnRateController::OnBytesSent(uint64_t bytes)
+{
+    if (!IsLimited())
+    {
+        return;
+    }
+    m_bytes += bytes;
+    while (m_bytes >= m_config.byteCounter)
+    {
+        m_bytes -= m_config.byteCounter;
+        ++m_byteEvents;
+        Increase();
+    }
+}
+
+void
+DcqcnRateController::Increase()
+{
+    uint32_t hi = std::max(m_timerEvents, m_byteEvents);
+    uint32_t lo = std::min(m_timerEvents, m_byteEvents);
+    if (hi <= m_config.fastRecoverySteps)
+    {
+        // fast recovery: RT unchanged
+    }
+    else if (lo > m_config.fastRecoverySteps)
+    {
+        m_rt += (lo - m_config.fastRecoverySteps) * m_config.rateHaiBps;
+    }
+    else
+    {
+        m_rt += m_config.rateAiBps;
+    }
+    m_rt = std::min(m_rt, m_config.lineRateBps);
+    m_rc = std::min((m_rt + m_rc) / 2.0, m_config.lineRateBps);
+    // Within a bit per second of the line rate is the line rate (stops the timer).
+    if (m_config.lineRateBps - m_rc < 1.0)
+    {
+        m_rc = m_config.lineRateBps;
+    }
+}
+
+double
+DcqcnRateController::GetRate() const
+{
+    return m_rc;
+}
+
+double
+DcqcnRateController::GetTargetRate() const
+{
+    return m_rt;
+}
+
+double
+DcqcnRateController::GetAlpha(Time now) const
+{
+    DcqcnRateController copy = *this;
+    copy.DecayAlpha(now);
+    return copy.m_alpha;
+}
+
+bool
+DcqcnRateController::IsLimited() const
+{
+    return m_rc < m_config.lineRateBps;
+}
+
+uint64_t
+DcqcnRateController::GetCuts() const
+{
+    return m_cuts;
+}
+
+} // namespace ns3

@@ -1,0 +1,92 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_DCQCN_RATE_CONTROLLER_H
+#define AI_FABRIC_DCQCN_RATE_CONTROLLER_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Constants of the DCQCN reaction point (Zhu et al., SIGCOMM 2015). The
+ * RdmaTransport fills it from its attributes.
+ */
+struct DcqcnConfig
+{
+    double lineRateBps{400e9};            //!< line rate, the rate ceiling
+    double g{1.0 / 256};                  //!< alpha gain
+    Time alphaPeriod{MicroSeconds(55)};   //!< alpha decays once per period without CNP
+    Time increaseTimer{MicroSeconds(55)}; //!< rate-increase timer T
+    uint64_t byteCounter{10000000};       //!< rate-increase byte counter B
+    uint32_t fastRecoverySteps{5};        //!< F
+    double rateAiBps{40e6};               //!< additive increase step R_AI
+    double rateHaiBps{400e6};             //!< hyper increase step R_HAI
+    double minRateBps{1e6};               //!< floor of the current rate
+    double initialAlpha{1.0};             //!< alpha before the first CNP
+
+    /// Stop with a message naming the constant if the configuration is impossible.
+    void Validate() const;
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief DCQCN rate computation for one queue pair: pure arithmetic, no events. The
+ * owner calls OnCnp(), OnTimer() when the increase timer expires and OnBytesSent().
+ *
+ * Alpha decay is applied lazily (alpha x (1-g)^k for k whole alpha periods without a
+ * CNP), which equals the paper's periodic alpha timer without its events.
+ */
+class DcqcnRateController
+{
+  public:
+    /// \param config constants (validated)
+    explicit DcqcnRateController(const DcqcnConfig& config);
+
+    /**
+     * A CNP arrived: RT = RC, RC = RC (1 - alpha/2), alpha = (1-g) alpha + g; the
+     * increase counters restart.
+     * \param now current time
+     */
+    void OnCnp(Time now);
+    /// The rate-increase timer expired: one increase event.
+    void OnTimer();
+    /// \param bytes bytes just sent (drives the byte counter)
+    void OnBytesSent(uint64_t bytes);
+
+    /// \return the current rate RC in bit/s
+    double GetRate() const;
+    /// \return the target rate RT in bit/s
+    double GetTargetRate() const;
+    /// \param now current time \return alpha with the decay up to now applied
+    double GetAlpha(Time now) const;
+    /// \return true while RC is below the line rate (the increase timer must run)
+    bool IsLimited() const;
+    /// \return number of rate cuts so far
+    uint64_t GetCuts() const;
+
+  private:
+    /// One rate-increase event (fast recovery, additive or hyper).
+    void Increase();
+    /// Apply the alpha decay for whole periods elapsed up to now.
+    void DecayAlpha(Time now);
+
+    DcqcnConfig m_config;      //!< constants
+    double m_rc;               //!< current rate
+    double m_rt;               //!< target rate
+    double m_alpha;            //!< alpha
+    Time m_alphaUpdated;       //!< time alpha was last brought up to date
+    uint32_t m_timerEvents{0}; //!< timer expiries since the last cut
+    uint32_t m_byteEvents{0};  //!< byte-counter expiries since the last cut
+    uint64_t m_bytes{0};       //!< bytes towards the next byte-counter expiry
+    uint64_t m_cuts{0};        //!< rate cuts
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_DCQCN_RATE_CONTROLLER_H */

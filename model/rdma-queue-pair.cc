@@ -1,0 +1,285 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-queue-pair.h"
+
+#include "bth-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+
+namespace ns3
+{
+
+RdmaQueuePair::RdmaQueuePair(uint32_t qpn, uint32_t localRank, uint32_t remoteRank, uint32_t mtu)
+    : m_qpn(qpn),
+      m_localRank(localRank),
+      m_remoteRank(remoteRank),
+      m_mtu(mtu)
+{
+    NS_ABORT_MSG_IF(mtu == 0, "RdmaQueuePair: Mtu " << mtu << " must be > 0");
+}
+
+uint32_t
+RdmaQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+RdmaQueuePair::GetRemoteQpn() const
+{
+    return m_remoteQpn;
+}
+
+void
+RdmaQueuePair::SetRemoteQpn(uint32_t qpn)
+{
+    m_remoteQpn = qpn;
+}
+
+uint32_t
+RdmaQueuePair::GetLocalRank() const
+{
+    return m_localRank;
+}
+
+uint32_t
+RdmaQueuePair::GetRemoteRank() const
+{
+    return m_remoteRank;
+}
+
+uint32_t
+RdmaQueuePair::GetMtu() const
+{
+    return m_mtu;
+}
+
+int64_t
+RdmaQueuePair::Unwrap(uint32_t psn24, uint64_t reference)
+{
+    constexpr int64_t mod = int64_t{1} << 24;
+    int64_t d =
+        (static_cast<int64_t>(psn24) - static_cast<int64_t>(reference & (mod - 1))) & (mod - 1);
+    if (d >= mod / 2)
+    {
+        d -= mod;
+    }
+    return static_cast<int64_t>(reference) + d;
+}
+
+void
+RdmaQueuePair::PostSend(const RdmaCompletion& info, RdmaCompletionCallback onSent)
+{
+    NS_ABORT_MSG_IF(info.size == 0, "RdmaQueuePair: message size 0 is not allowed");
+    SendMessage m;
+    m.info = info;
+    m.cb = onSent;
+    m.firstPsn = m_nextPsn;
+    m.packets = (info.size + m_mtu - 1) / m_mtu;
+    m_nextPsn += m.packets;
+    m_sends.push_back(std::move(m));
+}
+
+bool
+RdmaQueuePair::HasSendable(uint64_t windowPackets) const
+{
+    if (failed || m_sndNxt >= m_nextPsn)
+    {
+        return false;
+    }
+    return windowPackets == 0 || m_sndNxt - m_sndUna < windowPackets;
+}
+
+bool
+RdmaQueuePair::HasOutstanding() const
+{
+    return m_sndUna < m_sndMax;
+}
+
+RdmaQueuePair::Segment
+RdmaQueuePair::NextSegment()
+{
+    NS_ASSERT(m_sndNxt < m_nextPsn && m_cursor < m_sends.size());
+    const SendMessage& m = m_sends[m_cursor];
+    uint64_t index = m_sndNxt - m.firstPsn;
+    NS_ASSERT(index < m.packets);
+    Segment s;
+    s.psn = m_sndNxt;
+    s.offset = index * m_mtu;
+    s.payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.info.size - s.offset));
+    s.messageSize = m.info.size;
+    s.retransmission = m_sndNxt < m_sndMax;
+    if (m.packets == 1)
+    {
+        s.opcode = BthHeader::RC_WRITE_ONLY;
+    }
+    else if (index == 0)
+    {
+        s.opcode = BthHeader::RC_WRITE_FIRST;
+    }
+    else if (index + 1 == m.packets)
+    {
+        s.opcode = BthHeader::RC_WRITE_LAST;
+    }
+    else
+    {
+        s.opcode = BthHeader::RC_WRITE_MIDDLE;
+    }
+    ++m_sndNxt;
+    m_sndMax = std::max(m_sndMax, m_sndNxt);
+    if (index + 1 == m.packets)
+    {
+        ++m_cursor;
+    }
+    return s;
+}
+
+bool
+RdmaQueuePair::OnAck(uint32_t psn24,
+                     bool nak,
+                     std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done)
+{
+    // Everything below newUna is acknowledged: an ACK carries the last PSN received
+    // in order, a NAK the PSN the receiver expects.
+    int64_t psn = Unwrap(psn24, m_sndUna);
+    int64_t newUna = nak ? psn : psn + 1;
+    if (newUna < static_cast<int64_t>(m_sndUna) || newUna > static_cast<int64_t>(m_sndMax))
+    {
+        return false; // stale or impossible: ignore
+    }
+    bool progress = static_cast<uint64_t>(newUna) > m_sndUna;
+    m_sndUna = static_cast<uint64_t>(newUna);
+    while (!m_sends.empty() && m_sends.front().firstPsn + m_sends.front().packets <= m_sndUna)
+    {
+        done.emplace_back(m_sends.front().info, m_sends.front().cb);
+        m_sends.pop_front();
+        if (m_cursor > 0)
+        {
+            --m_cursor;
+        }
+    }
+    if (nak)
+    {
+        GoBackN();
+        return true;
+    }
+    if (m_sndNxt < m_sndUna)
+    {
+        GoBackN(); // cannot happen with an honest receiver; keeps the pointers sane
+    }
+    return progress;
+}
+
+void
+RdmaQueuePair::GoBackN()
+{
+    m_sndNxt = m_sndUna;
+    m_cursor = 0;
+    while (m_cursor < m_sends.size() &&
+           m_sends[m_cursor].firstPsn + m_sends[m_cursor].packets <= m_sndNxt)
+    {
+        ++m_cursor;
+    }
+}
+
+uint64_t
+RdmaQueuePair::GetSndUna() const
+{
+    return m_sndUna;
+}
+
+uint64_t
+RdmaQueuePair::GetSndNxt() const
+{
+    return m_sndNxt;
+}
+
+uint64_t
+RdmaQueuePair::GetSndMax() const
+{
+    return m_sndMax;
+}
+
+std::size_t
+RdmaQueuePair::GetPendingSends() const
+{
+    return m_sends.size();
+}
+
+void
+RdmaQueuePair::PostReceive(const RdmaCompletion& info, RdmaCompletionCallback onReceived)
+{
+    RecvMessage m;
+    m.info = info;
+    m.cb = onReceived;
+    m_recvs.push_back(std::move(m));
+}
+
+RdmaQueuePair::RxResult
+RdmaQueuePair::OnData(uint32_t psn24,
+                      uint32_t payload,
+                      bool lastOfMessage,
+                      RdmaCompletion& done,
+                      RdmaCompletionCallback& cb)
+{
+    int64_t psn = Unwrap(psn24, m_expected);
+    if (psn < static_cast<int64_t>(m_expected))
+    {
+        return RX_DUPLICATE;
+    }
+    if (psn > static_cast<int64_t>(m_expected))
+    {
+        if (m_nakSent)
+        {
+            return RX_OUT_OF_ORDER_DROP;
+        }
+        m_nakSent = true;
+        return RX_OUT_OF_ORDER_NAK;
+    }
+    NS_ABORT_MSG_IF(m_recvs.empty(),
+                    "RdmaQueuePair " << m_qpn << ": data with no posted message (rank "
+                                     << m_remoteRank << " -> " << m_localRank << ")");
+    ++m_expected;
+    m_nakSent = false;
+    m_delivered += payload;
+    RecvMessage& m = m_recvs.front();
+    m.received += payload;
+    NS_ABORT_MSG_IF(m.received > m.info.size,
+                    "RdmaQueuePair " << m_qpn << ": received " << m.received
+                                     << " bytes for a message of " << m.info.size);
+    if (!lastOfMessage)
+    {
+        return RX_ACCEPTED;
+    }
+    NS_ABORT_MSG_IF(m.received != m.info.size,
+                    "RdmaQueuePair " << m_qpn << ": message ended after " << m.received << " of "
+                                     << m.info.size << " bytes");
+    done = m.info;
+    cb = m.cb;
+    m_recvs.pop_front();
+    ++m_msn;
+    return RX_MESSAGE_COMPLETE;
+}
+
+uint64_t
+RdmaQueuePair::GetExpectedPsn() const
+{
+    return m_expected;
+}
+
+uint64_t
+RdmaQueuePair::GetMsn() const
+{
+    return m_msn;
+}
+
+uint64_t
+RdmaQueuePair::GetDeliveredBytes() const
+{
+    return m_delivered;
+}
+
+} // namespace ns3

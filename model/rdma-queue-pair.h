@@ -1,0 +1,224 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_RDMA_QUEUE_PAIR_H
+#define AI_FABRIC_RDMA_QUEUE_PAIR_H
+
+#include "dcqcn-rate-controller.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief What a completion callback learns about a message.
+ */
+struct RdmaCompletion
+{
+    uint32_t srcRank{0}; //!< sending rank
+    uint32_t dstRank{0}; //!< receiving rank
+    uint64_t size{0};    //!< message size in bytes
+    uint64_t tag{0};     //!< application tag
+    uint64_t id{0};      //!< message id (unique per sending transport)
+    Time postTime;       //!< when the message was posted
+    Time doneTime;       //!< when this completion happened
+};
+
+/// Completion callback: the sender's (last ACK) or the receiver's (last byte in order).
+typedef Callback<void, const RdmaCompletion&> RdmaCompletionCallback;
+
+/**
+ * \ingroup ai-fabric
+ * \brief One end of a reliable-connection queue pair: go-back-N sender state
+ * (segmentation to the path MTU, PSNs, ACK/NAK processing) and receiver state
+ * (expected PSN, in-order delivery, duplicate and out-of-order handling).
+ *
+ * Pure bookkeeping, no packets and no events: the RdmaTransport turns segments
+ * into frames and owns the timers. PSNs are kept as 64-bit counters; only their low
+ * 24 bits travel in the BTH, and incoming PSNs are unwrapped against the expected
+ * value (modulo 2^24 comparison).
+ */
+class RdmaQueuePair
+{
+  public:
+    /// What the sender must put on the wire next.
+    struct Segment
+    {
+        uint64_t psn{0};            //!< 64-bit PSN
+        uint32_t payload{0};        //!< payload bytes
+        uint8_t opcode{0};          //!< BTH opcode (WRITE First/Middle/Last/Only)
+        bool retransmission{false}; //!< this PSN was sent before
+        uint64_t messageSize{0};    //!< size of the message (for the RETH)
+        uint64_t offset{0};         //!< byte offset of the payload in its message
+    };
+
+    /// Outcome of a received data packet.
+    enum RxResult
+    {
+        RX_ACCEPTED,          //!< in order, message not finished
+        RX_MESSAGE_COMPLETE,  //!< in order, last packet of a message
+        RX_OUT_OF_ORDER_NAK,  //!< PSN gap: send a NAK for the expected PSN
+        RX_OUT_OF_ORDER_DROP, //!< PSN gap already NAKed: drop silently
+        RX_DUPLICATE,         //!< already received: re-acknowledge
+    };
+
+    /**
+     * \param qpn local QP number (dense index in the owning transport)
+     * \param localRank rank of the owning transport
+     * \param remoteRank rank at the other end
+     * \param mtu path MTU: payload bytes per packet
+     */
+    RdmaQueuePair(uint32_t qpn, uint32_t localRank, uint32_t remoteRank, uint32_t mtu);
+
+    /// \return local QP number
+    uint32_t GetQpn() const;
+    /// \return remote QP number
+    uint32_t GetRemoteQpn() const;
+    /// \param qpn remote QP number
+    void SetRemoteQpn(uint32_t qpn);
+    /// \return local rank
+    uint32_t GetLocalRank() const;
+    /// \return remote rank
+    uint32_t GetRemoteRank() const;
+    /// \return payload bytes per packet
+    uint32_t GetMtu() const;
+
+    // ---- sender ----
+
+    /**
+     * Queue a message for sending.
+     * \param info size, tag, id, post time (doneTime ignored)
+     * \param onSent called when the last ACK arrives
+     */
+    void PostSend(const RdmaCompletion& info, RdmaCompletionCallback onSent);
+    /// \param windowPackets maximum unacknowledged packets (0 = unlimited)
+    /// \return whether a segment may be sent now (data left, window open)
+    bool HasSendable(uint64_t windowPackets) const;
+    /// \return whether anything is unacknowledged
+    bool HasOutstanding() const;
+    /// \return the next segment to send; advances the send pointer (HasSendable() first)
+    Segment NextSegment();
+    /**
+     * Process an ACK or a PSN-sequence-error NAK.
+     * \param psn24 BTH PSN (ACK: last PSN received in order; NAK: the expected PSN)
+     * \param nak whether it is a NAK
+     * \param done receives the messages completed by this ACK (appended)
+     * \return true if the oldest unacknowledged PSN moved forward or a NAK rewound
+     */
+    bool OnAck(uint32_t psn24,
+               bool nak,
+               std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
+    /// Rewind the send pointer to the oldest unacknowledged PSN (timeout).
+    void GoBackN();
+    /// \return oldest unacknowledged PSN
+    uint64_t GetSndUna() const;
+    /// \return next PSN to send
+    uint64_t GetSndNxt() const;
+    /// \return one past the highest PSN ever sent
+    uint64_t GetSndMax() const;
+    /// \return messages posted but not yet acknowledged
+    std::size_t GetPendingSends() const;
+
+    // ---- receiver ----
+
+    /**
+     * Expect a message from the remote end (posted by the sender's transport when it
+     * posts the send, like a receive work request matched in order).
+     * \param info size, tag, id, post time
+     * \param onReceived called when the last byte arrives in order (may be null)
+     */
+    void PostReceive(const RdmaCompletion& info, RdmaCompletionCallback onReceived);
+    /**
+     * Process a data packet.
+     * \param psn24 BTH PSN
+     * \param payload payload bytes
+     * \param lastOfMessage opcode is WRITE Last or Only
+     * \param done filled when the result is RX_MESSAGE_COMPLETE
+     * \param cb filled with the receive callback when RX_MESSAGE_COMPLETE
+     * \return the outcome
+     */
+    RxResult OnData(uint32_t psn24,
+                    uint32_t payload,
+                    bool lastOfMessage,
+                    RdmaCompletion& done,
+                    RdmaCompletionCallback& cb);
+    /// \return next expected PSN
+    uint64_t GetExpectedPsn() const;
+    /// \return messages completed at the receiver (the MSN)
+    uint64_t GetMsn() const;
+    /// \return payload bytes delivered in order
+    uint64_t GetDeliveredBytes() const;
+
+    /**
+     * Unwrap a 24-bit PSN against a 64-bit reference (the nearest value modulo 2^24).
+     * \param psn24 the received PSN
+     * \param reference expected 64-bit PSN
+     * \return the 64-bit PSN (may be below the reference)
+     */
+    static int64_t Unwrap(uint32_t psn24, uint64_t reference);
+
+    // ---- state owned by the transport (pacing, timers, congestion control) ----
+    Time nextSendTime;                       //!< pacing: earliest next send
+    bool inRing{false};                      //!< in the transport's round-robin ring
+    EventId rtoEvent;                        //!< retransmission timer event
+    Time rtoDeadline;                        //!< the timer fires at this time
+    uint32_t retries{0};                     //!< timeouts without progress
+    bool failed{false};                      //!< retry limit exceeded
+    std::unique_ptr<DcqcnRateController> cc; //!< DCQCN reaction point (or null)
+    EventId ccTimer;                         //!< DCQCN rate-increase timer
+    Time lastCnpSent{Seconds(-1)};           //!< receiver: last CNP sent for this QP
+    uint32_t rxSinceAck{0};                  //!< receiver: packets since the last ACK
+    uint16_t udpSourcePort{0xC000};          //!< flow entropy
+
+  private:
+    /// A message being sent.
+    struct SendMessage
+    {
+        RdmaCompletion info;       //!< description
+        RdmaCompletionCallback cb; //!< completion
+        uint64_t firstPsn{0};      //!< PSN of its first packet
+        uint64_t packets{0};       //!< number of packets
+    };
+
+    /// A message being received.
+    struct RecvMessage
+    {
+        RdmaCompletion info;       //!< description
+        RdmaCompletionCallback cb; //!< completion
+        uint64_t received{0};      //!< bytes received in order
+    };
+
+    uint32_t m_qpn;          //!< local QP number
+    uint32_t m_remoteQpn{0}; //!< remote QP number
+    uint32_t m_localRank;    //!< local rank
+    uint32_t m_remoteRank;   //!< remote rank
+    uint32_t m_mtu;          //!< payload bytes per packet
+
+    std::deque<SendMessage> m_sends; //!< unacknowledged messages, PSN order
+    std::size_t m_cursor{0};         //!< index in m_sends of the message holding m_sndNxt
+    uint64_t m_nextPsn{0};           //!< PSN for the next posted message
+    uint64_t m_sndUna{0};            //!< oldest unacknowledged PSN
+    uint64_t m_sndNxt{0};            //!< next PSN to send
+    uint64_t m_sndMax{0};            //!< one past the highest PSN sent
+
+    std::deque<RecvMessage> m_recvs; //!< expected messages, in order
+    uint64_t m_expected{0};          //!< next expected PSN
+    bool m_nakSent{false};           //!< a NAK is outstanding for m_expected
+    uint64_t m_msn{0};               //!< messages completed at the receiver
+    uint64_t m_delivered{0};         //!< payload bytes delivered in order
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_RDMA_QUEUE_PAIR_H */

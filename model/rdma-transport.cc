@@ -1,0 +1,843 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-transport.h"
+
+#include "aeth-header.h"
+#include "bth-header.h"
+#include "cnp-header.h"
+#include "icrc-trailer.h"
+#include "reth-header.h"
+#include "roce-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaTransport");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaTransport);
+
+namespace
+{
+constexpr uint32_t MIN_PATH_MTU = 256;
+constexpr uint32_t MAX_PATH_MTU = 4096;
+constexpr uint8_t UDP_PROTOCOL = 17;
+constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+} // namespace
+
+TypeId
+RdmaTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaTransport")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RdmaTransport>()
+            .AddAttribute("Mtu",
+                          "Path MTU: payload bytes per packet (256..4096)",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RdmaTransport::SetMtu, &RdmaTransport::GetMtu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("AckInterval",
+                          "The receiver acknowledges every N in-order packets (and every "
+                          "message end)",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Local ACK timeout: resend from the oldest unacknowledged PSN "
+                          "(4.096 us x 2^8 by default)",
+                          TimeValue(NanoSeconds(4096 * 256)),
+                          MakeTimeAccessor(&RdmaTransport::m_rto),
+                          MakeTimeChecker())
+            .AddAttribute("RetryLimit",
+                          "Timeouts without progress before the queue pair fails (3-bit "
+                          "retry count)",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaTransport::m_retryLimit),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxBytesInFlight",
+                          "Window of unacknowledged bytes per queue pair, rounded up to "
+                          "whole packets of Mtu bytes (0 = no window)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaTransport::m_windowBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("DataDscp",
+                          "DSCP of data packets (NIC priority = DSCP >> 3)",
+                          UintegerValue(26),
+                          MakeUintegerAccessor(&RdmaTransport::m_dataDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("ControlDscp",
+                          "DSCP of ACK, NAK and CNP packets (NIC priority = DSCP >> 3)",
+                          UintegerValue(48),
+                          MakeUintegerAccessor(&RdmaTransport::m_controlDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("CongestionControl",
+                          "None (line rate) or Dcqcn",
+                          EnumValue(CC_NONE),
+                          MakeEnumAccessor(&RdmaTransport::m_cc),
+                          MakeEnumChecker(CC_NONE, "None", CC_DCQCN, "Dcqcn"))
+            .AddAttribute("CnpInterval",
+                          "DCQCN notification point: at most one CNP per QP per interval",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaTransport::m_cnpInterval),
+                          MakeTimeChecker())
+            .AddAttribute("DcqcnG",
+                          "DCQCN alpha gain g",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&RdmaTransport::m_dcqcnG),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("DcqcnAlphaPeriod",
+                          "DCQCN alpha update period without CNP",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&RdmaTransport::m_dcqcnAlphaPeriod),
+                          MakeTimeChecker())
+            .AddAttribute("DcqcnRateIncreaseTimer",
+                          "DCQCN rate-increase timer T",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&RdmaTransport::m_dcqcnTimer),
+                          MakeTimeChecker())
+            .AddAttribute("DcqcnByteCounter",
+                          "DCQCN rate-increase byte counter B",
+                          UintegerValue(10000000),
+                          MakeUintegerAccessor(&RdmaTransport::m_dcqcnByteCounter),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("DcqcnFastRecoverySteps",
+                          "DCQCN fast-recovery steps F",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&RdmaTransport::m_dcqcnF),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("DcqcnRateAi",
+                          "DCQCN additive increase step R_AI",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnRai),
+                          MakeDataRateChecker())
+            .AddAttribute("DcqcnRateHai",
+                          "DCQCN hyper increase step R_HAI",
+                          DataRateValue(DataRate("400Mbps")),
+                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnRhai),
+                          MakeDataRateChecker())
+            .AddAttribute("DcqcnMinRate",
+                          "DCQCN minimum sending rate",
+                          DataRateValue(DataRate("1Mbps")),
+                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnMinRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("MessagePosted",
+                            "A message was posted",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_messagePostedTrace),
+                            "ns3::RdmaTransport::CompletionCallback")
+            .AddTraceSource("MessageSent",
+                            "A message completed at this sender (last ACK)",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_messageSentTrace),
+                            "ns3::RdmaTransport::CompletionCallback")
+            .AddTraceSource("MessageReceived",
+                            "A message completed at this receiver (last byte in order)",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_messageReceivedTrace),
+                            "ns3::RdmaTransport::CompletionCallback")
+            .AddTraceSource("DataTx",
+                            "A data packet was sent: qpn, PSN",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_dataTxTrace),
+                            "ns3::RdmaTransport::QpPsnCallback")
+            .AddTraceSource("Retransmit",
+                            "A data packet was sent again: qpn, PSN",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_retransmitTrace),
+                            "ns3::RdmaTransport::QpPsnCallback")
+            .AddTraceSource("Timeout",
+                            "The retransmission timer expired: qpn, oldest unacked PSN",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_timeoutTrace),
+                            "ns3::RdmaTransport::QpPsnCallback")
+            .AddTraceSource("NakSent",
+                            "A NAK was sent: qpn, expected PSN",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_nakSentTrace),
+                            "ns3::RdmaTransport::QpPsnCallback")
+            .AddTraceSource("CnpSent",
+                            "A CNP was sent: local qpn",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_cnpSentTrace),
+                            "ns3::RdmaTransport::QpCallback")
+            .AddTraceSource("CnpReceived",
+                            "A CNP was received: qpn",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_cnpReceivedTrace),
+                            "ns3::RdmaTransport::QpCallback")
+            .AddTraceSource("RateChange",
+                            "A QP's DCQCN rate changed: qpn, bit/s",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_rateTrace),
+                            "ns3::RdmaTransport::QpRateCallback")
+            .AddTraceSource("QpError",
+                            "A QP failed after RetryLimit timeouts: qpn, remote rank",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_qpErrorTrace),
+                            "ns3::RdmaTransport::QpErrorCallback");
+    return tid;
+}
+
+RdmaTransport::RdmaTransport()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaTransport::~RdmaTransport() = default;
+
+void
+RdmaTransport::DoInitialize()
+{
+    Validate();
+    Object::DoInitialize();
+}
+
+void
+RdmaTransport::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& qp : m_qps)
+    {
+        qp->rtoEvent.Cancel();
+        qp->ccTimer.Cancel();
+    }
+    m_qps.clear();
+    m_qpByRank.clear();
+    m_ring.clear();
+    m_wakeEvent.Cancel();
+    if (m_table)
+    {
+        m_table->transports.clear(); // breaks the transport <-> table cycle
+        m_table = nullptr;
+    }
+    m_device = nullptr;
+    m_receiveCallback = RdmaCompletionCallback();
+    Object::DoDispose();
+}
+
+void
+RdmaTransport::SetMtu(uint32_t mtu)
+{
+    NS_ABORT_MSG_IF(mtu < MIN_PATH_MTU || mtu > MAX_PATH_MTU,
+                    "RdmaTransport: Mtu " << mtu << " is outside " << MIN_PATH_MTU << ".."
+                                          << MAX_PATH_MTU);
+    NS_ABORT_MSG_IF(!m_qps.empty(),
+                    "RdmaTransport: Mtu " << mtu << " cannot change after queue pairs exist");
+    m_mtu = mtu;
+}
+
+uint32_t
+RdmaTransport::GetMtu() const
+{
+    return m_mtu;
+}
+
+void
+RdmaTransport::Validate() const
+{
+    NS_ABORT_MSG_IF(!m_rto.IsStrictlyPositive(),
+                    "RdmaTransport: RetransmitTimeout " << m_rto << " must be > 0");
+    NS_ABORT_MSG_IF(m_cnpInterval.IsStrictlyNegative(),
+                    "RdmaTransport: CnpInterval " << m_cnpInterval << " must be >= 0");
+    NS_ABORT_MSG_IF(m_ackInterval == 0, "RdmaTransport: AckInterval 0 must be >= 1");
+    if (m_device)
+    {
+        uint32_t ipBytes = m_mtu + HEADER_BYTES + RethHeader::SIZE;
+        NS_ABORT_MSG_IF(ipBytes > m_device->GetMtu(),
+                        "RdmaTransport: Mtu " << m_mtu << " needs an IPv4 MTU of " << ipBytes
+                                              << " but the RoceNetDevice Mtu is "
+                                              << m_device->GetMtu());
+    }
+    if (m_cc == CC_DCQCN)
+    {
+        MakeDcqcnConfig().Validate();
+    }
+}
+
+DcqcnConfig
+RdmaTransport::MakeDcqcnConfig() const
+{
+    DcqcnConfig c;
+    c.lineRateBps = m_device ? static_cast<double>(m_device->GetDataRate().GetBitRate()) : 0.0;
+    c.g = m_dcqcnG;
+    c.alphaPeriod = m_dcqcnAlphaPeriod;
+    c.increaseTimer = m_dcqcnTimer;
+    c.byteCounter = m_dcqcnByteCounter;
+    c.fastRecoverySteps = m_dcqcnF;
+    c.rateAiBps = static_cast<double>(m_dcqcnRai.GetBitRate());
+    c.rateHaiBps = static_cast<double>(m_dcqcnRhai.GetBitRate());
+    c.minRateBps = static_cast<double>(m_dcqcnMinRate.GetBitRate());
+    return c;
+}
+
+void
+RdmaTransport::SetDevice(Ptr<RoceNetDevice> device)
+{
+    NS_ABORT_MSG_IF(!device, "RdmaTransport: SetDevice needs a RoceNetDevice");
+    m_device = device;
+    m_dataPriority = RoceNetDevice::PriorityFromDscp(m_dataDscp);
+    NS_ABORT_MSG_IF(m_dataPriority == RoceNetDevice::PriorityFromDscp(m_controlDscp),
+                    "RdmaTransport: DataDscp " << +m_dataDscp << " and ControlDscp "
+                                               << +m_controlDscp
+                                               << " map to the same NIC priority");
+    m_device->SetReceiveCallback(MakeCallback(&RdmaTransport::Receive, this));
+    m_device->SetPullCallback(m_dataPriority, MakeCallback(&RdmaTransport::PullData, this));
+    Validate();
+}
+
+Ptr<RoceNetDevice>
+RdmaTransport::GetDevice() const
+{
+    return m_device;
+}
+
+void
+RdmaTransport::SetRankTable(uint32_t rank, std::shared_ptr<RankTable> table)
+{
+    NS_ABORT_MSG_IF(!table || rank >= table->transports.size(),
+                    "RdmaTransport: rank " << rank << " is not in the rank table");
+    m_rank = rank;
+    m_table = table;
+}
+
+uint32_t
+RdmaTransport::GetRank() const
+{
+    return m_rank;
+}
+
+uint32_t
+RdmaTransport::GetNRanks() const
+{
+    return m_table ? static_cast<uint32_t>(m_table->transports.size()) : 0;
+}
+
+void
+RdmaTransport::SetReceiveCallback(RdmaCompletionCallback cb)
+{
+    m_receiveCallback = cb;
+}
+
+const RdmaTransport::Stats&
+RdmaTransport::GetStats() const
+{
+    return m_stats;
+}
+
+uint32_t
+RdmaTransport::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+const RdmaQueuePair&
+RdmaTransport::GetQueuePair(uint32_t qpn) const
+{
+    NS_ABORT_MSG_IF(qpn >= m_qps.size(), "RdmaTransport: no queue pair " << qpn);
+    return *m_qps[qpn];
+}
+
+uint32_t
+RdmaTransport::FindQueuePair(uint32_t dstRank) const
+{
+    auto it = m_qpByRank.find(dstRank);
+    return it == m_qpByRank.end() ? std::numeric_limits<uint32_t>::max() : it->second;
+}
+
+double
+RdmaTransport::GetQpRate(uint32_t qpn) const
+{
+    const RdmaQueuePair& qp = GetQueuePair(qpn);
+    return qp.cc ? qp.cc->GetRate() : m_lineRateBps;
+}
+
+uint32_t
+RdmaTransport::CreateQp(uint32_t remoteRank)
+{
+    NS_ABORT_MSG_IF(!m_device, "RdmaTransport (rank " << m_rank << "): no RoceNetDevice set");
+    auto qpn = static_cast<uint32_t>(m_qps.size());
+    NS_ABORT_MSG_IF(qpn > 0xFFFFFF, "RdmaTransport: more than 2^24 queue pairs");
+    m_lineRateBps = static_cast<double>(m_device->GetDataRate().GetBitRate());
+    m_windowPackets = (m_windowBytes + m_mtu - 1) / m_mtu;
+    auto qp = std::make_unique<RdmaQueuePair>(qpn, m_rank, remoteRank, m_mtu);
+    // Flow entropy for ECMP in 0xC000-0xFFFF, fixed per QP.
+    uint32_t h = (m_rank * 2654435761u) ^ (remoteRank * 40503u) ^ (qpn * 97u);
+    qp->udpSourcePort = static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
+    if (m_cc == CC_DCQCN)
+    {
+        qp->cc = std::make_unique<DcqcnRateController>(MakeDcqcnConfig());
+    }
+    m_qps.push_back(std::move(qp));
+    m_qpByRank[remoteRank] = qpn;
+    return qpn;
+}
+
+uint32_t
+RdmaTransport::GetOrCreateQp(uint32_t dstRank)
+{
+    auto it = m_qpByRank.find(dstRank);
+    if (it != m_qpByRank.end())
+    {
+        return it->second;
+    }
+    Ptr<RdmaTransport> remote = m_table->transports[dstRank];
+    NS_ABORT_MSG_IF(!remote, "RdmaTransport: rank " << dstRank << " has no transport");
+    uint32_t local = CreateQp(dstRank);
+    uint32_t far = remote->CreateQp(m_rank);
+    m_qps[local]->SetRemoteQpn(far);
+    remote->m_qps[far]->SetRemoteQpn(local);
+    NS_LOG_INFO("rank " << m_rank << " qp " << local << " <-> rank " << dstRank << " qp " << far);
+    return local;
+}
+
+uint64_t
+RdmaTransport::PostMessage(uint32_t dstRank,
+                           uint64_t size,
+                           uint64_t tag,
+                           RdmaCompletionCallback onSent,
+                           RdmaCompletionCallback onReceived)
+{
+    NS_ABORT_MSG_IF(!m_table, "RdmaTransport: PostMessage before the rank table was set");
+    NS_ABORT_MSG_IF(size == 0,
+                    "RdmaTransport: message size 0 from rank " << m_rank << " to rank " << dstRank
+                                                               << " is not allowed");
+    NS_ABORT_MSG_IF(dstRank >= m_table->transports.size(),
+                    "RdmaTransport: destination rank " << dstRank << " is unknown (ranks 0.."
+                                                       << m_table->transports.size() - 1 << ")");
+    NS_ABORT_MSG_IF(dstRank == m_rank,
+                    "RdmaTransport: destination rank " << dstRank << " is the sending rank itself");
+    uint32_t qpn = GetOrCreateQp(dstRank);
+    RdmaQueuePair& qp = *m_qps[qpn];
+    RdmaCompletion info;
+    info.srcRank = m_rank;
+    info.dstRank = dstRank;
+    info.size = size;
+    info.tag = tag;
+    info.id = m_nextMessageId++;
+    info.postTime = Simulator::Now();
+    qp.PostSend(info, onSent);
+    // The matching receive descriptor, consumed in order at the far end.
+    m_table->transports[dstRank]->m_qps[qp.GetRemoteQpn()]->PostReceive(info, onReceived);
+    ++m_stats.messagesPosted;
+    m_stats.bytesPosted += size;
+    m_messagePostedTrace(info);
+    Activate(qp);
+    return info.id;
+}
+
+void
+RdmaTransport::Activate(RdmaQueuePair& qp)
+{
+    if (!qp.inRing && qp.HasSendable(m_windowPackets))
+    {
+        qp.inRing = true;
+        m_ring.push_back(qp.GetQpn());
+    }
+    if (!m_ring.empty())
+    {
+        m_device->NotifyTxReady();
+    }
+}
+
+void
+RdmaTransport::ScheduleWake(Time at)
+{
+    if (m_wakeEvent.IsRunning() && m_wakeEvent.GetTs() <= at.GetTimeStep())
+    {
+        return;
+    }
+    m_wakeEvent.Cancel();
+    m_wakeEvent = Simulator::Schedule(at - Simulator::Now(), &RdmaTransport::Wake, this);
+}
+
+void
+RdmaTransport::Wake()
+{
+    m_device->NotifyTxReady();
+}
+
+Ptr<Packet>
+RdmaTransport::PullData(uint8_t priority)
+{
+    if (priority != m_dataPriority)
+    {
+        return nullptr;
+    }
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    std::size_t n = m_ring.size();
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        uint32_t qpn = m_ring.front();
+        m_ring.pop_front();
+        RdmaQueuePair& qp = *m_qps[qpn];
+        if (!qp.HasSendable(m_windowPackets))
+        {
+            qp.inRing = false;
+            continue;
+        }
+        if (qp.nextSendTime > now)
+        {
+            earliest = std::min(earliest, qp.nextSendTime);
+            m_ring.push_back(qpn);
+            continue;
+        }
+        bool wasIdle = !qp.HasOutstanding();
+        RdmaQueuePair::Segment s = qp.NextSegment();
+        Ptr<Packet> packet = BuildData(qp, s);
+        if (qp.cc && qp.cc->IsLimited())
+        {
+            // Pace at the QP's rate: the frame's wire bytes at RC.
+            uint64_t wireBytes = std::max<uint64_t>(packet->GetSize() + ETHERNET_HEADER_BYTES,
+                                                    RoceNetDevice::MIN_FRAME_BYTES) +
+                                 RoceNetDevice::WIRE_EXTRA_BYTES;
+            qp.nextSendTime = now + Seconds(wireBytes * 8.0 / qp.cc->GetRate());
+        }
+        else
+        {
+            qp.nextSendTime = now;
+        }
+        if (qp.cc)
+        {
+            double before = qp.cc->GetRate();
+            qp.cc->OnBytesSent(packet->GetSize());
+            if (qp.cc->GetRate() != before)
+            {
+                m_rateTrace(qpn, qp.cc->GetRate());
+            }
+        }
+        if (qp.HasSendable(m_windowPackets))
+        {
+            m_ring.push_back(qpn);
+        }
+        else
+        {
+            qp.inRing = false;
+        }
+        ++m_stats.dataPacketsSent;
+        m_dataTxTrace(qpn, s.psn);
+        if (s.retransmission)
+        {
+            ++m_stats.retransmittedPackets;
+            m_retransmitTrace(qpn, s.psn);
+        }
+        if (wasIdle || !qp.rtoEvent.IsRunning())
+        {
+            ArmTimer(qp); // the timer measures from the oldest unacknowledged packet
+        }
+        return packet;
+    }
+    if (earliest != Time::Max())
+    {
+        ScheduleWake(earliest);
+    }
+    return nullptr;
+}
+
+void
+RdmaTransport::AddIpUdp(Ptr<Packet> packet, const RdmaQueuePair& qp, uint8_t dscp, uint8_t ecn)
+{
+    UdpHeader udp; // checksum 0: allowed for RoCEv2
+    udp.SetSourcePort(qp.udpSourcePort);
+    udp.SetDestinationPort(ROCE_UDP_PORT);
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_table->addresses[m_rank]);
+    ip.SetDestination(m_table->addresses[qp.GetRemoteRank()]);
+    ip.SetProtocol(UDP_PROTOCOL);
+    ip.SetPayloadSize(packet->GetSize());
+    ip.SetTtl(64);
+    ip.SetDontFragment();
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+    ip.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
+    ip.EnableChecksum();
+    packet->AddHeader(ip);
+}
+
+Ptr<Packet>
+RdmaTransport::BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s)
+{
+    Ptr<Packet> packet = Create<Packet>(s.payload); // zero bytes, never materialised
+    packet->AddTrailer(IcrcTrailer());
+    if (s.opcode == BthHeader::RC_WRITE_FIRST || s.opcode == BthHeader::RC_WRITE_ONLY)
+    {
+        RethHeader reth;
+        reth.SetVirtualAddress(s.offset);
+        reth.SetRKey(qp.GetRemoteQpn());
+        // DMA length is 32 bits on the wire; larger messages saturate it.
+        reth.SetDmaLength(static_cast<uint32_t>(
+            std::min<uint64_t>(s.messageSize, std::numeric_limits<uint32_t>::max())));
+        packet->AddHeader(reth);
+    }
+    BthHeader bth;
+    bth.SetOpcode(s.opcode);
+    bth.SetDestQp(qp.GetRemoteQpn());
+    bth.SetPsn(static_cast<uint32_t>(s.psn));
+    bth.SetAckReq(s.opcode == BthHeader::RC_WRITE_LAST || s.opcode == BthHeader::RC_WRITE_ONLY);
+    packet->AddHeader(bth);
+    AddIpUdp(packet, qp, m_dataDscp, Ipv4Header::ECN_ECT0);
+    return packet;
+}
+
+void
+RdmaTransport::SendControl(Ptr<Packet> packet, const RdmaQueuePair& qp)
+{
+    AddIpUdp(packet, qp, m_controlDscp, Ipv4Header::ECN_NotECT);
+    m_device->Send(packet, Address(), RoceNetDevice::IPV4_PROTOCOL);
+}
+
+void
+RdmaTransport::SendAck(RdmaQueuePair& qp, bool nak)
+{
+    uint64_t expected = qp.GetExpectedPsn();
+    Ptr<Packet> packet = Create<Packet>();
+    packet->AddTrailer(IcrcTrailer());
+    AethHeader aeth;
+    aeth.SetSyndrome(nak ? AethHeader::NAK_PSN_ERROR : AethHeader::ACK_UNLIMITED);
+    aeth.SetMsn(static_cast<uint32_t>(qp.GetMsn()));
+    packet->AddHeader(aeth);
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
+    bth.SetDestQp(qp.GetRemoteQpn());
+    // ACK: last PSN received in order; NAK: the PSN expected.
+    bth.SetPsn(static_cast<uint32_t>(nak ? expected : expected - 1));
+    packet->AddHeader(bth);
+    SendControl(packet, qp);
+    qp.rxSinceAck = 0;
+    if (nak)
+    {
+        ++m_stats.naksSent;
+        m_nakSentTrace(qp.GetQpn(), expected);
+    }
+    else
+    {
+        ++m_stats.acksSent;
+    }
+}
+
+void
+RdmaTransport::SendCnp(RdmaQueuePair& qp)
+{
+    Ptr<Packet> packet = Create<Packet>();
+    packet->AddTrailer(IcrcTrailer());
+    packet->AddHeader(CnpHeader());
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::CNP);
+    bth.SetBecn(true);
+    bth.SetDestQp(qp.GetRemoteQpn());
+    packet->AddHeader(bth);
+    SendControl(packet, qp);
+    qp.lastCnpSent = Simulator::Now();
+    ++m_stats.cnpsSent;
+    m_cnpSentTrace(qp.GetQpn());
+}
+
+bool
+RdmaTransport::Receive(Ptr<NetDevice> device,
+                       Ptr<const Packet> packet,
+                       uint16_t protocol,
+                       const Address& from)
+{
+    if (protocol != RoceNetDevice::IPV4_PROTOCOL)
+    {
+        ++m_stats.malformedDropped;
+        return true;
+    }
+    Ptr<Packet> p = packet->Copy();
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    UdpHeader udp;
+    BthHeader bth;
+    if (ip.GetProtocol() != UDP_PROTOCOL || p->GetSize() < 8 + BthHeader::SIZE + 4)
+    {
+        ++m_stats.malformedDropped;
+        return true;
+    }
+    p->RemoveHeader(udp);
+    p->RemoveHeader(bth);
+    if (udp.GetDestinationPort() != ROCE_UDP_PORT || bth.GetDestQp() >= m_qps.size())
+    {
+        ++m_stats.malformedDropped;
+        return true;
+    }
+    uint32_t qpn = bth.GetDestQp();
+    RdmaQueuePair& qp = *m_qps[qpn];
+    Time now = Simulator::Now();
+    uint8_t opcode = bth.GetOpcode();
+
+    if (opcode == BthHeader::RC_ACKNOWLEDGE)
+    {
+        AethHeader aeth;
+        p->RemoveHeader(aeth);
+        bool nak = aeth.IsNak();
+        nak ? ++m_stats.naksReceived : ++m_stats.acksReceived;
+        std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done;
+        bool progress = qp.OnAck(bth.GetPsn(), nak, done);
+        if (progress)
+        {
+            qp.retries = 0;
+            qp.rtoDeadline = now + m_rto;
+        }
+        CompleteSends(done);
+        Activate(qp);
+        return true;
+    }
+    if (opcode == BthHeader::CNP)
+    {
+        ++m_stats.cnpsReceived;
+        m_cnpReceivedTrace(qpn);
+        if (qp.cc)
+        {
+            qp.cc->OnCnp(now);
+            m_rateTrace(qpn, qp.cc->GetRate());
+            qp.ccTimer.Cancel();
+            qp.ccTimer =
+                Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
+        }
+        return true;
+    }
+    if (opcode != BthHeader::RC_WRITE_FIRST && opcode != BthHeader::RC_WRITE_MIDDLE &&
+        opcode != BthHeader::RC_WRITE_LAST && opcode != BthHeader::RC_WRITE_ONLY)
+    {
+        ++m_stats.malformedDropped;
+        return true;
+    }
+    if (opcode == BthHeader::RC_WRITE_FIRST || opcode == BthHeader::RC_WRITE_ONLY)
+    {
+        RethHeader reth;
+        p->RemoveHeader(reth);
+    }
+    uint32_t payload = p->GetSize() - IcrcTrailer::SIZE;
+
+    // Notification point: CNP on CE, at most one per QP per CnpInterval.
+    if (ip.GetEcn() == Ipv4Header::ECN_CE)
+    {
+        ++m_stats.ceReceived;
+        if (m_cc == CC_DCQCN &&
+            (qp.lastCnpSent.IsNegative() || now - qp.lastCnpSent >= m_cnpInterval))
+        {
+            SendCnp(qp);
+        }
+    }
+
+    RdmaCompletion info;
+    RdmaCompletionCallback cb;
+    bool last = opcode == BthHeader::RC_WRITE_LAST || opcode == BthHeader::RC_WRITE_ONLY;
+    switch (qp.OnData(bth.GetPsn(), payload, last, info, cb))
+    {
+    case RdmaQueuePair::RX_ACCEPTED:
+        m_stats.bytesDelivered += payload;
+        if (++qp.rxSinceAck >= m_ackInterval || bth.GetAckReq())
+        {
+            SendAck(qp, false);
+        }
+        break;
+    case RdmaQueuePair::RX_MESSAGE_COMPLETE:
+        m_stats.bytesDelivered += payload;
+        SendAck(qp, false);
+        info.doneTime = now;
+        ++m_stats.messagesReceived;
+        m_messageReceivedTrace(info);
+        if (!cb.IsNull())
+        {
+            cb(info);
+        }
+        if (!m_receiveCallback.IsNull())
+        {
+            m_receiveCallback(info);
+        }
+        break;
+    case RdmaQueuePair::RX_OUT_OF_ORDER_NAK:
+        ++m_stats.outOfOrderDropped;
+        SendAck(qp, true);
+        break;
+    case RdmaQueuePair::RX_OUT_OF_ORDER_DROP:
+        ++m_stats.outOfOrderDropped;
+        break;
+    case RdmaQueuePair::RX_DUPLICATE:
+        ++m_stats.duplicatesReceived;
+        SendAck(qp, false);
+        break;
+    }
+    return true;
+}
+
+void
+RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done)
+{
+    Time now = Simulator::Now();
+    for (auto& [info, cb] : done)
+    {
+        info.doneTime = now;
+        ++m_stats.messagesSent;
+        m_messageSentTrace(info);
+        if (!cb.IsNull())
+        {
+            cb(info);
+        }
+    }
+}
+
+void
+RdmaTransport::ArmTimer(RdmaQueuePair& qp)
+{
+    qp.rtoDeadline = Simulator::Now() + m_rto;
+    if (!qp.rtoEvent.IsRunning())
+    {
+        qp.rtoEvent =
+            Simulator::Schedule(m_rto, &RdmaTransport::RetransmitTimeout, this, qp.GetQpn());
+    }
+}
+
+void
+RdmaTransport::RetransmitTimeout(uint32_t qpn)
+{
+    RdmaQueuePair& qp = *m_qps[qpn];
+    if (qp.failed || !qp.HasOutstanding())
+    {
+        return; // nothing to protect; the next send arms the timer again
+    }
+    Time now = Simulator::Now();
+    if (now < qp.rtoDeadline)
+    {
+        // Progress moved the deadline: one event per deadline, not per ACK.
+        qp.rtoEvent =
+            Simulator::Schedule(qp.rtoDeadline - now, &RdmaTransport::RetransmitTimeout, this, qpn);
+        return;
+    }
+    ++m_stats.timeouts;
+    m_timeoutTrace(qpn, qp.GetSndUna());
+    if (++qp.retries > m_retryLimit)
+    {
+        qp.failed = true;
+        ++m_stats.qpFailures;
+        NS_LOG_ERROR("RdmaTransport rank " << m_rank << " qp " << qpn << " to rank "
+                                           << qp.GetRemoteRank() << " failed after " << m_retryLimit
+                                           << " retries");
+        m_qpErrorTrace(qpn, qp.GetRemoteRank());
+        return;
+    }
+    qp.GoBackN();
+    ArmTimer(qp);
+    Activate(qp);
+}
+
+void
+RdmaTransport::RateIncreaseTimer(uint32_t qpn)
+{
+    RdmaQueuePair& qp = *m_qps[qpn];
+    qp.cc->OnTimer();
+    m_rateTrace(qpn, qp.cc->GetRate());
+    if (qp.cc->IsLimited())
+    {
+        qp.ccTimer =
+            Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
+    }
+}
+
+} // namespace ns3

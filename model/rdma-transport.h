@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_RDMA_TRANSPORT_H
+#define AI_FABRIC_RDMA_TRANSPORT_H
+
+#include "dcqcn-rate-controller.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceNetDevice;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The RDMA transport of one host: reliable-connection queue pairs over a
+ * RoceNetDevice, RoCEv2 framing built directly (IPv4/UDP 4791/BTH, no Internet
+ * stack), go-back-N with coalesced ACKs, NAK and a retransmission timer, round-robin
+ * service of queue pairs in a pull model, and optional DCQCN.
+ *
+ * Applications post messages between ranks with PostMessage(); queue pairs are
+ * created on first use at both ends and reused. Ranks and addresses are shared by all
+ * transports of a job through a RankTable (RdmaHelper fills it).
+ *
+ * Message semantics are RDMA WRITE: the receiver completes a message when its last
+ * byte arrives in order, the sender when the ACK of its last packet arrives. No
+ * payload bytes are materialised beyond the packet being sent.
+ */
+class RdmaTransport : public Object
+{
+  public:
+    /// Congestion control choices.
+    enum CongestionControl
+    {
+        CC_NONE,  //!< line rate (the scheduled fabric's default)
+        CC_DCQCN, //!< DCQCN reaction and notification points
+    };
+
+    /// Every transport of a job and its rank -> address mapping.
+    struct RankTable
+    {
+        std::vector<Ptr<RdmaTransport>> transports; //!< transport of each rank
+        std::vector<Ipv4Address> addresses;         //!< RoCE address of each rank
+    };
+
+    /// Counters (never reset).
+    struct Stats
+    {
+        uint64_t messagesPosted{0};       //!< messages posted here
+        uint64_t messagesSent{0};         //!< messages completed at this sender
+        uint64_t messagesReceived{0};     //!< messages completed at this receiver
+        uint64_t bytesPosted{0};          //!< bytes posted here
+        uint64_t bytesDelivered{0};       //!< payload bytes delivered here in order
+        uint64_t dataPacketsSent{0};      //!< data packets sent (retransmissions included)
+        uint64_t retransmittedPackets{0}; //!< data packets sent more than once
+        uint64_t timeouts{0};             //!< retransmission timer expiries
+        uint64_t acksSent{0};             //!< ACKs sent
+        uint64_t naksSent{0};             //!< NAKs sent
+        uint64_t acksReceived{0};         //!< ACKs received
+        uint64_t naksReceived{0};         //!< NAKs received
+        uint64_t duplicatesReceived{0};   //!< data packets already received (discarded)
+        uint64_t outOfOrderDropped{0};    //!< data packets beyond a PSN gap (discarded)
+        uint64_t cnpsSent{0};             //!< CNPs sent
+        uint64_t cnpsReceived{0};         //!< CNPs received
+        uint64_t ceReceived{0};           //!< data packets received with ECN CE
+        uint64_t qpFailures{0};           //!< queue pairs failed after the retry limit
+        uint64_t malformedDropped{0};     //!< received packets that are not ours (counted)
+    };
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    RdmaTransport();
+    ~RdmaTransport() override;
+
+    /**
+     * Bind to the host NIC: registers the receive callback and the pull source.
+     * \param device the NIC
+     */
+    void SetDevice(Ptr<RoceNetDevice> device);
+    /// \return the NIC
+    Ptr<RoceNetDevice> GetDevice() const;
+
+    /**
+     * Join a job.
+     * \param rank this transport's rank
+     * \param table the job's table (shared by every transport of the job)
+     */
+    void SetRankTable(uint32_t rank, std::shared_ptr<RankTable> table);
+    /// \return this transport's rank
+    uint32_t GetRank() const;
+    /// \return the number of ranks of the job
+    uint32_t GetNRanks() const;
+
+    /**
+     * Post a message to another rank.
+     * \param dstRank destination rank (must exist and differ from this rank)
+     * \param size bytes (at least 1)
+     * \param tag application tag, reported in both completions
+     * \param onSent called at the sender when the last ACK arrives (may be null)
+     * \param onReceived called at the receiver when the last byte arrives (may be null)
+     * \return the message id (unique per sending transport)
+     */
+    uint64_t PostMessage(uint32_t dstRank,
+                         uint64_t size,
+                         uint64_t tag,
+                         RdmaCompletionCallback onSent,
+                         RdmaCompletionCallback onReceived = RdmaCompletionCallback());
+
+    /**
+     * Called for every message completed at this receiver (in addition to the
+     * per-message callback).
+     * \param cb the callback
+     */
+    void SetReceiveCallback(RdmaCompletionCallback cb);
+
+    /// \param mtu path MTU in payload bytes (256..4096)
+    void SetMtu(uint32_t mtu);
+    /// \return path MTU in payload bytes
+    uint32_t GetMtu() const;
+
+    /// \return the counters
+    const Stats& GetStats() const;
+    /// \return number of queue pairs
+    uint32_t GetNQueuePairs() const;
+    /// \param qpn QP number \return the queue pair
+    const RdmaQueuePair& GetQueuePair(uint32_t qpn) const;
+    /// \param dstRank remote rank \return the QP number to it, or UINT32_MAX if none
+    uint32_t FindQueuePair(uint32_t dstRank) const;
+    /// \param qpn QP number \return its current sending rate (bit/s)
+    double GetQpRate(uint32_t qpn) const;
+
+    /// RoCEv2 UDP destination port.
+    static constexpr uint16_t ROCE_UDP_PORT = 4791;
+    /// Bytes of IPv4 + UDP + BTH + ICRC around every RoCE payload.
+    static constexpr uint32_t HEADER_BYTES = 20 + 8 + 12 + 4;
+
+  protected:
+    void DoDispose() override;
+    void DoInitialize() override;
+
+  private:
+    /// \return the QP to dstRank, creating both ends on first use
+    uint32_t GetOrCreateQp(uint32_t dstRank);
+    /// Create the local end of a QP to a remote rank. \return its number
+    uint32_t CreateQp(uint32_t remoteRank);
+    /// Device pull source for the data priority.
+    Ptr<Packet> PullData(uint8_t priority);
+    /// Put a QP in the round-robin ring if it can send; wake the device.
+    void Activate(RdmaQueuePair& qp);
+    /// Wake the device at the earliest pacing time.
+    void ScheduleWake(Time at);
+    /// Pacing wake-up.
+    void Wake();
+    /// Build the frame of one data segment.
+    Ptr<Packet> BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s);
+    /// Add IPv4 + UDP headers and the ICRC trailer, then send on the control priority.
+    void SendControl(Ptr<Packet> packet, const RdmaQueuePair& qp);
+    /// Add IPv4 and UDP headers.
+    void AddIpUdp(Ptr<Packet> packet, const RdmaQueuePair& qp, uint8_t dscp, uint8_t ecn);
+    /// Send an ACK (nak = false) or a NAK.
+    void SendAck(RdmaQueuePair& qp, bool nak);
+    /// Send a CNP to the QP's sender.
+    void SendCnp(RdmaQueuePair& qp);
+    /// NIC receive callback.
+    bool Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& from);
+    /// Arm (lazily) the retransmission timer.
+    void ArmTimer(RdmaQueuePair& qp);
+    /// Retransmission timer event.
+    void RetransmitTimeout(uint32_t qpn);
+    /// DCQCN rate-increase timer event.
+    void RateIncreaseTimer(uint32_t qpn);
+    /// Finish the sender side of completed messages.
+    void CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
+    /// Check attribute values; stop with a clear message if impossible.
+    void Validate() const;
+    /// \return the DCQCN constants from the attributes
+    DcqcnConfig MakeDcqcnConfig() const;
+
+    // attributes
+    uint32_t m_mtu;              //!< path MTU: payload bytes per packet
+    uint32_t m_ackInterval;      //!< ACK every N in-order packets
+    Time m_rto;                  //!< retransmission timeout
+    uint32_t m_retryLimit;       //!< timeouts without progress before the QP fails
+    uint64_t m_windowBytes;      //!< bytes-in-flight window (0 = none)
+    uint8_t m_dataDscp;          //!< DSCP of data packets
+    uint8_t m_controlDscp;       //!< DSCP of ACK/NAK/CNP
+    CongestionControl m_cc;      //!< congestion control
+    Time m_cnpInterval;          //!< minimum gap between CNPs per QP
+    double m_dcqcnG;             //!< DCQCN g
+    Time m_dcqcnAlphaPeriod;     //!< DCQCN alpha period
+    Time m_dcqcnTimer;           //!< DCQCN rate-increase timer
+    uint64_t m_dcqcnByteCounter; //!< DCQCN byte counter
+    uint32_t m_dcqcnF;           //!< DCQCN fast-recovery steps
+    DataRate m_dcqcnRai;         //!< DCQCN additive increase
+    DataRate m_dcqcnRhai;        //!< DCQCN hyper increase
+    DataRate m_dcqcnMinRate;     //!< DCQCN minimum rate
+
+    Ptr<RoceNetDevice> m_device;                       //!< host NIC
+    uint32_t m_rank{0};                                //!< rank
+    std::shared_ptr<RankTable> m_table;                //!< job table
+    std::vector<std::unique_ptr<RdmaQueuePair>> m_qps; //!< QPs, indexed by QP number
+    std::unordered_map<uint32_t, uint32_t> m_qpByRank; //!< remote rank -> QP (per post only)
+    std::deque<uint32_t> m_ring;                       //!< round robin of QPs that can send
+    EventId m_wakeEvent;                               //!< pacing wake-up
+    uint64_t m_nextMessageId{0};                       //!< message ids
+    uint64_t m_windowPackets{0};                       //!< window in packets
+    double m_lineRateBps{0};                           //!< NIC rate
+    uint8_t m_dataPriority{3};                         //!< NIC priority of data
+    Stats m_stats;                                     //!< counters
+    RdmaCompletionCallback m_receiveCallback;          //!< per-transport receive callback
+
+    TracedCallback<const RdmaCompletion&> m_messagePostedTrace;   //!< message posted
+    TracedCallback<const RdmaCompletion&> m_messageSentTrace;     //!< sender completion
+    TracedCallback<const RdmaCompletion&> m_messageReceivedTrace; //!< receiver completion
+    TracedCallback<uint32_t, uint64_t> m_dataTxTrace;             //!< data packet sent: qpn, PSN
+    TracedCallback<uint32_t, uint64_t> m_retransmitTrace;         //!< data packet resent: qpn, PSN
+    TracedCallback<uint32_t, uint64_t> m_timeoutTrace;            //!< timer expiry: qpn, una
+    TracedCallback<uint32_t, uint64_t> m_nakSentTrace;            //!< NAK sent: qpn, expected PSN
+    TracedCallback<uint32_t> m_cnpSentTrace;                      //!< CNP sent: local qpn
+    TracedCallback<uint32_t> m_cnpReceivedTrace;                  //!< CNP received: qpn
+    TracedCallback<uint32_t, double> m_rateTrace;                 //!< QP rate changed: qpn, bit/s
+    TracedCallback<uint32_t, uint32_t> m_qpErrorTrace;            //!< QP failed: qpn, remote rank
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_RDMA_TRANSPORT_H */
