@@ -1,0 +1,414 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scheduled-fabric-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/cell-spine-switch.h"
+#include "ns3/credit-scheduler.h"
+#include "ns3/data-rate.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
+#include "ns3/roce-channel.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/scheduled-leaf-switch.h"
+#include "ns3/simulator.h"
+#include "ns3/voq-queue-disc.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScheduledFabricHelper");
+
+uint64_t
+ScheduledFabricHelper::Totals::GetDroppedPackets() const
+{
+    return voqDropPackets + egressDropPackets + unroutablePackets + reassemblyTimeouts;
+}
+
+ScheduledFabricHelper::ScheduledFabricHelper()
+{
+    m_leafFactory.SetTypeId("ns3::ScheduledLeafSwitch");
+    m_spineFactory.SetTypeId("ns3::CellSpineSwitch");
+    m_voqFactory.SetTypeId("ns3::VoqQueueDisc");
+    m_schedulerFactory.SetTypeId("ns3::CreditScheduler");
+    m_hostDevFactory.SetTypeId("ns3::RoceNetDevice");
+}
+
+void
+ScheduledFabricHelper::SetLeafAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_leafFactory.Set(name, value);
+}
+
+void
+ScheduledFabricHelper::SetSpineAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_spineFactory.Set(name, value);
+}
+
+void
+ScheduledFabricHelper::SetVoqAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_voqFactory.Set(name, value);
+}
+
+void
+ScheduledFabricHelper::SetSchedulerAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_schedulerFactory.Set(name, value);
+}
+
+void
+ScheduledFabricHelper::SetHostDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_hostDevFactory.Set(name, value);
+}
+
+void
+ScheduledFabricHelper::Install(const ClusterDescription& cluster)
+{
+    NS_ABORT_MSG_IF(cluster.leaves == 0, "ScheduledFabricHelper: leaves must be at least 1, got 0");
+    NS_ABORT_MSG_IF(cluster.spines == 0, "ScheduledFabricHelper: spines must be at least 1, got 0");
+    cluster.Validate();
+    NS_ABORT_MSG_IF(m_leaves.GetN() != 0, "ScheduledFabricHelper: Install called twice");
+    m_cluster = cluster;
+    const uint32_t hosts = cluster.GetHosts();
+    m_hosts.Create(hosts);
+    m_leaves.Create(cluster.leaves);
+    m_spines.Create(cluster.spines);
+
+    for (uint32_t s = 0; s < cluster.spines; ++s)
+    {
+        Ptr<CellSpineSwitch> spine = m_spineFactory.Create<CellSpineSwitch>();
+        spine->Setup(cluster.leaves, s);
+        m_spines.Get(s)->AggregateObject(spine);
+        m_spineSwitches.push_back(spine);
+    }
+    for (uint32_t l = 0; l < cluster.leaves; ++l)
+    {
+        Ptr<ScheduledLeafSwitch> leaf = m_leafFactory.Create<ScheduledLeafSwitch>();
+        leaf->Setup(cluster, l, m_voqFactory.Create<VoqQueueDisc>());
+        m_leaves.Get(l)->AggregateObject(leaf);
+        m_leafSwitches.push_back(leaf);
+    }
+    // Host links, in host order (host port order on each leaf).
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        const uint32_t l = cluster.GetLeafOfHost(h);
+        Ptr<RoceNetDevice> nic = m_hostDevFactory.Create<RoceNetDevice>();
+        Ptr<RoceNetDevice> port = m_hostDevFactory.Create<RoceNetDevice>();
+        for (auto& dev : {nic, port})
+        {
+            dev->SetDataRate(cluster.hostLinkRate);
+            dev->SetAddress(Mac48Address::Allocate());
+            dev->SetIpv4Address(cluster.GetHostAddress(h));
+        }
+        m_hosts.Get(h)->AddDevice(nic);
+        m_leaves.Get(l)->AddDevice(port);
+        Ptr<RoceChannel> channel = CreateObject<RoceChannel>();
+        channel->SetDelay(cluster.hostLinkDelay);
+        nic->Attach(channel);
+        port->Attach(channel);
+        m_hostDevs.Add(nic);
+        m_leafHostDevs.Add(port);
+        m_leafSwitches[l]->AddHostPort(port,
+                                       m_schedulerFactory.Create<CreditScheduler>(),
+                                       cluster.hostLinkRate);
+    }
+    // Fabric links: (leaf, spine, parallel link).
+    for (uint32_t l = 0; l < cluster.leaves; ++l)
+    {
+        for (uint32_t s = 0; s < cluster.spines; ++s)
+        {
+            for (uint32_t k = 0; k < cluster.linksPerLeafSpine; ++k)
+            {
+                Ptr<FabricNetDevice> leafEnd = CreateObject<FabricNetDevice>();
+                Ptr<FabricNetDevice> spineEnd = CreateObject<FabricNetDevice>();
+                Ptr<FabricChannel> channel = CreateObject<FabricChannel>();
+                channel->SetAttribute("Delay", TimeValue(cluster.fabricLinkDelay));
+                for (auto& dev : {leafEnd, spineEnd})
+                {
+                    dev->SetAttribute("DataRate", DataRateValue(cluster.fabricLinkRate));
+                }
+                m_leaves.Get(l)->AddDevice(leafEnd);
+                m_spines.Get(s)->AddDevice(spineEnd);
+                leafEnd->Attach(channel);
+                spineEnd->Attach(channel);
+                m_leafSwitches[l]->AddFabricPort(leafEnd, m_spineSwitches[s]);
+                m_spineSwitches[s]->AddPort(spineEnd, l);
+                m_fabricDevs.Add(leafEnd);
+                m_fabricDevs.Add(spineEnd);
+                m_channels.push_back(channel);
+            }
+        }
+    }
+    for (auto& leaf : m_leafSwitches)
+    {
+        leaf->UpdateReachability();
+    }
+}
+
+const ClusterDescription&
+ScheduledFabricHelper::GetCluster() const
+{
+    return m_cluster;
+}
+
+const NodeContainer&
+ScheduledFabricHelper::GetHosts() const
+{
+    return m_hosts;
+}
+
+const NodeContainer&
+ScheduledFabricHelper::GetLeaves() const
+{
+    return m_leaves;
+}
+
+const NodeContainer&
+ScheduledFabricHelper::GetSpines() const
+{
+    return m_spines;
+}
+
+const NetDeviceContainer&
+ScheduledFabricHelper::GetHostDevices() const
+{
+    return m_hostDevs;
+}
+
+const NetDeviceContainer&
+ScheduledFabricHelper::GetLeafHostDevices() const
+{
+    return m_leafHostDevs;
+}
+
+const NetDeviceContainer&
+ScheduledFabricHelper::GetFabricDevices() const
+{
+    return m_fabricDevs;
+}
+
+Ptr<RoceNetDevice>
+ScheduledFabricHelper::GetHostDevice(uint32_t host) const
+{
+    return DynamicCast<RoceNetDevice>(m_hostDevs.Get(host));
+}
+
+Ptr<ScheduledLeafSwitch>
+ScheduledFabricHelper::GetLeaf(uint32_t leaf) const
+{
+    return m_leafSwitches.at(leaf);
+}
+
+Ptr<CellSpineSwitch>
+ScheduledFabricHelper::GetSpine(uint32_t spine) const
+{
+    return m_spineSwitches.at(spine);
+}
+
+Ptr<FabricChannel>
+ScheduledFabricHelper::GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const
+{
+    NS_ABORT_MSG_IF(leaf >= m_cluster.leaves || spine >= m_cluster.spines ||
+                        link >= m_cluster.linksPerLeafSpine,
+                    "ScheduledFabricHelper: no fabric link (" << leaf << ", " << spine << ", "
+                                                              << link << ")");
+    return m_channels[(leaf * m_cluster.spines + spine) * m_cluster.linksPerLeafSpine + link];
+}
+
+void
+ScheduledFabricHelper::ScheduleLinkState(uint32_t leaf,
+                                         uint32_t spine,
+                                         uint32_t link,
+                                         Time at,
+                                         bool up)
+{
+    Simulator::Schedule(at, &FabricChannel::SetUp, GetFabricChannel(leaf, spine, link), up);
+}
+
+ScheduledFabricHelper::Totals
+ScheduledFabricHelper::GetTotals() const
+{
+    Totals t;
+    for (auto& leaf : m_leafSwitches)
+    {
+        const auto& c = leaf->GetCounters();
+        t.offeredPackets += c.offeredPackets;
+        t.offeredBytes += c.offeredBytes;
+        t.deliveredPackets += c.deliveredPackets;
+        t.deliveredBytes += c.deliveredBytes;
+        t.voqDropPackets += c.voqDropPackets;
+        t.egressDropPackets += c.egressDropPackets;
+        t.unroutablePackets += c.unroutablePackets;
+        t.reassemblyTimeouts += c.reassemblyTimeouts;
+        t.noPathCells += c.cellsNoPath;
+        t.dataCells += c.dataCellsSent;
+        Ptr<VoqQueueDisc> voq = leaf->GetVoqQueueDisc();
+        for (uint32_t v = 0; v < voq->GetNVoqs(); ++v)
+        {
+            t.dequeuedBytes += voq->GetVoqDequeuedBytes(v);
+            t.waitingCreditBytes += voq->GetVoqCredit(v);
+            t.queuedBytes += voq->GetVoqBytes(v);
+        }
+        t.voqPauses += voq->GetPauses();
+        for (uint32_t p = 0; p < leaf->GetNHostPorts(); ++p)
+        {
+            t.grantedBytes += leaf->GetScheduler(p)->GetGrantedBytes();
+        }
+    }
+    for (auto& spine : m_spineSwitches)
+    {
+        t.spineDroppedCells += spine->GetCellsDropped();
+        t.spineQueueHighWater = std::max(t.spineQueueHighWater, spine->GetQueueHighWater());
+    }
+    for (uint32_t i = 0; i < m_fabricDevs.GetN(); ++i)
+    {
+        t.linkLostCells += DynamicCast<FabricNetDevice>(m_fabricDevs.Get(i))->GetCellsLost();
+    }
+    return t;
+}
+
+int64_t
+ScheduledFabricHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (auto& leaf : m_leafSwitches)
+    {
+        used += leaf->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+void
+ScheduledFabricHelper::EnablePcapInternal(std::string prefix,
+                                          Ptr<NetDevice> nd,
+                                          bool promiscuous,
+                                          bool explicitFilename)
+{
+    Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(nd);
+    if (!dev)
+    {
+        NS_LOG_INFO("pcap only on host links; " << nd->GetInstanceTypeId().GetName()
+                                                << " carries cells");
+        return;
+    }
+    PcapHelper pcapHelper;
+    const std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, dev);
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    pcapHelper.HookDefaultSink<RoceNetDevice>(dev,
+                                              promiscuous ? "PromiscSniffer" : "Sniffer",
+                                              file);
+}
+
+namespace
+{
+/// Ascii line for a frame: "+"/"r" time, node, priority, frame.
+void
+AsciiFrame(Ptr<OutputStreamWrapper> stream,
+           char tag,
+           uint32_t node,
+           Ptr<const Packet> frame,
+           uint8_t priority)
+{
+    *stream->GetStream() << tag << " " << Simulator::Now().GetSeconds() << " node " << node
+                         << " prio " << unsigned(priority) << " " << *frame << std::endl;
+}
+
+/// Ascii line for a cell.
+void
+AsciiCell(Ptr<OutputStreamWrapper> stream,
+          char tag,
+          uint32_t node,
+          uint32_t port,
+          const FabricCell& cell)
+{
+    *stream->GetStream() << tag << " " << Simulator::Now().GetSeconds() << " node " << node
+                         << " port " << port << " type " << unsigned(cell.type) << " src "
+                         << cell.srcLeaf << " dst " << cell.dstLeaf << ":" << cell.dstPort << " tc "
+                         << unsigned(cell.tc) << " bytes " << cell.wireBytes;
+    if (cell.type == FabricCell::DATA)
+    {
+        *stream->GetStream() << " pkt " << cell.packetId << " cell " << cell.cellIndex << "/"
+                             << cell.cellCount;
+    }
+    else
+    {
+        *stream->GetStream() << " cumulative " << cell.bytes;
+    }
+    *stream->GetStream() << std::endl;
+}
+} // namespace
+
+void
+ScheduledFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                                           std::string prefix,
+                                           Ptr<NetDevice> nd,
+                                           bool explicitFilename)
+{
+    if (!stream)
+    {
+        AsciiTraceHelper asciiTraceHelper;
+        const std::string filename =
+            explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, nd);
+        stream = asciiTraceHelper.CreateFileStream(filename);
+    }
+    const uint32_t node = nd->GetNode()->GetId();
+    if (Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(nd))
+    {
+        dev->TraceConnectWithoutContext(
+            "Enqueue",
+            MakeBoundCallback(
+                +[](Ptr<OutputStreamWrapper> s, uint32_t n, Ptr<const Packet> f, uint8_t p) {
+                    AsciiFrame(s, '+', n, f, p);
+                },
+                stream,
+                node));
+        dev->TraceConnectWithoutContext(
+            "Drop",
+            MakeBoundCallback(
+                +[](Ptr<OutputStreamWrapper> s, uint32_t n, Ptr<const Packet> f, uint8_t p) {
+                    AsciiFrame(s, 'd', n, f, p);
+                },
+                stream,
+                node));
+        return;
+    }
+    if (Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(nd))
+    {
+        dev->TraceConnectWithoutContext(
+            "CellTx",
+            MakeBoundCallback(
+                +[](Ptr<OutputStreamWrapper> s, uint32_t n, uint32_t port, const FabricCell& c) {
+                    AsciiCell(s, '+', n, port, c);
+                },
+                stream,
+                node));
+        dev->TraceConnectWithoutContext(
+            "CellRx",
+            MakeBoundCallback(
+                +[](Ptr<OutputStreamWrapper> s, uint32_t n, uint32_t port, const FabricCell& c) {
+                    AsciiCell(s, 'r', n, port, c);
+                },
+                stream,
+                node));
+        dev->TraceConnectWithoutContext(
+            "CellLost",
+            MakeBoundCallback(
+                +[](Ptr<OutputStreamWrapper> s, uint32_t n, uint32_t port, const FabricCell& c) {
+                    AsciiCell(s, 'd', n, port, c);
+                },
+                stream,
+                node));
+    }
+}
+
+} // namespace ns3

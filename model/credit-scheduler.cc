@@ -1,0 +1,319 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "credit-scheduler.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CreditScheduler");
+NS_OBJECT_ENSURE_REGISTERED(CreditScheduler);
+
+namespace
+{
+constexpr int64_t FS_PER_S = 1000000000000000LL;
+} // namespace
+
+TypeId
+CreditScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CreditScheduler")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<CreditScheduler>()
+            // Jericho-family credit sizes are configurable up to 1024 B (public
+            // Broadcom DNX material); the largest is the default.
+            .AddAttribute("CreditSize",
+                          "Bytes granted per credit (at least one cell payload)",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&CreditScheduler::m_creditSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("OverGrant",
+                          "Credit rate as a multiple of the port rate (at least 1)",
+                          DoubleValue(1.05),
+                          MakeDoubleAccessor(&CreditScheduler::m_overGrant),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("ClassMode",
+                          "How traffic classes share the port",
+                          EnumValue(CreditScheduler::STRICT_PRIORITY),
+                          MakeEnumAccessor(&CreditScheduler::m_classMode),
+                          MakeEnumChecker(CreditScheduler::STRICT_PRIORITY,
+                                          "StrictPriority",
+                                          CreditScheduler::WEIGHTED,
+                                          "Weighted"))
+            .AddAttribute("ClassWeights",
+                          "Comma-separated weights of classes 0,1,... (Weighted mode; "
+                          "missing classes get 1)",
+                          StringValue("1,1,1,1,1,1,1,1"),
+                          MakeStringAccessor(&CreditScheduler::m_weightsText),
+                          MakeStringChecker())
+            .AddAttribute("EgressQueueLimit",
+                          "Egress port queue bytes above which no credit is granted",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&CreditScheduler::m_queueLimit),
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("CreditRequest",
+                            "A credit request arrived (source, tc, cumulative bytes)",
+                            MakeTraceSourceAccessor(&CreditScheduler::m_requestTrace),
+                            "ns3::CreditScheduler::CreditTracedCallback")
+            .AddTraceSource("CreditGrant",
+                            "A grant was sent (source, tc, bytes of this grant)",
+                            MakeTraceSourceAccessor(&CreditScheduler::m_grantTrace),
+                            "ns3::CreditScheduler::CreditTracedCallback");
+    return tid;
+}
+
+CreditScheduler::CreditScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+CreditScheduler::~CreditScheduler()
+{
+}
+
+void
+CreditScheduler::DoDispose()
+{
+    m_tick.Cancel();
+    m_grantCb = GrantCallback();
+    m_queueBytes = QueueBytesCallback();
+    Object::DoDispose();
+}
+
+void
+CreditScheduler::Setup(uint32_t sources,
+                       uint32_t trafficClasses,
+                       DataRate portRate,
+                       uint32_t minCreditSize)
+{
+    NS_ABORT_MSG_IF(m_creditSize < minCreditSize,
+                    "CreditSize=" << m_creditSize << " is smaller than one cell (CellPayload="
+                                  << minCreditSize << ")");
+    NS_ABORT_MSG_IF(m_creditSize == 0, "CreditSize must be positive, got CreditSize=0");
+    NS_ABORT_MSG_IF(!(m_overGrant >= 1.0), "OverGrant=" << m_overGrant << " must be at least 1");
+    NS_ABORT_MSG_IF(portRate.GetBitRate() == 0, "CreditScheduler: port rate must be positive");
+    NS_ABORT_MSG_IF(sources == 0 || trafficClasses == 0,
+                    "CreditScheduler: sources and traffic classes must be at least 1");
+    m_sources = sources;
+    m_tcs = trafficClasses;
+    m_rate = portRate;
+    m_entries.assign(sources * trafficClasses, Entry());
+    m_active.assign(trafficClasses, std::deque<uint32_t>());
+    m_classDeficit.assign(trafficClasses, 0);
+    m_weights.assign(trafficClasses, 1);
+    std::istringstream in(m_weightsText);
+    std::string item;
+    for (uint32_t tc = 0; tc < trafficClasses && std::getline(in, item, ','); ++tc)
+    {
+        std::istringstream num(item);
+        int64_t w = -1;
+        num >> w;
+        NS_ABORT_MSG_IF(num.fail() || w < 1,
+                        "ClassWeights=\"" << m_weightsText << "\": weight of class " << tc
+                                          << " must be a positive integer, got \"" << item << "\"");
+        m_weights[tc] = static_cast<uint64_t>(w);
+    }
+}
+
+void
+CreditScheduler::SetGrantCallback(GrantCallback cb)
+{
+    m_grantCb = cb;
+}
+
+void
+CreditScheduler::SetQueueBytesCallback(QueueBytesCallback cb)
+{
+    m_queueBytes = cb;
+}
+
+void
+CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes)
+{
+    NS_ASSERT(source < m_sources && tc < m_tcs);
+    m_requestTrace(source, tc, cumulativeBytes);
+    Entry& e = m_entries[tc * m_sources + source];
+    // Cumulative: a stale or reordered request never lowers the demand.
+    e.requested = std::max(e.requested, cumulativeBytes);
+    if (!e.active && e.requested > e.granted)
+    {
+        e.active = true;
+        m_active[tc].push_back(source);
+        m_activeCount++;
+    }
+    Kick();
+}
+
+void
+CreditScheduler::Kick()
+{
+    if (m_running || m_activeCount == 0)
+    {
+        return;
+    }
+    m_running = true;
+    const int64_t nowFs = Simulator::Now().GetFemtoSeconds();
+    // Pacing never runs ahead: an idle scheduler does not bank turns.
+    m_nextFs = std::max(m_nextFs, nowFs);
+    if (m_nextFs == nowFs)
+    {
+        Tick();
+    }
+    else
+    {
+        m_tick = Simulator::Schedule(std::max(Time(0), FemtoSeconds(m_nextFs) - Simulator::Now()),
+                                     &CreditScheduler::Tick,
+                                     this);
+    }
+}
+
+int32_t
+CreditScheduler::PickClass()
+{
+    if (m_classMode == STRICT_PRIORITY)
+    {
+        for (int32_t tc = static_cast<int32_t>(m_tcs) - 1; tc >= 0; --tc)
+        {
+            if (!m_active[tc].empty())
+            {
+                return tc;
+            }
+        }
+        return -1;
+    }
+    // Weighted DRR over classes: a class keeps the turn while its deficit lasts.
+    for (uint32_t n = 0; n < 2 * m_tcs + 1; ++n)
+    {
+        const uint32_t tc = m_classCursor;
+        if (m_active[tc].empty())
+        {
+            m_classDeficit[tc] = 0;
+        }
+        else if (m_classDeficit[tc] > 0)
+        {
+            return static_cast<int32_t>(tc);
+        }
+        else
+        {
+            m_classDeficit[tc] += static_cast<int64_t>(m_weights[tc] * m_creditSize);
+            if (m_classDeficit[tc] > 0)
+            {
+                return static_cast<int32_t>(tc);
+            }
+        }
+        m_classCursor = (m_classCursor + 1) % m_tcs;
+    }
+    return -1;
+}
+
+void
+CreditScheduler::Tick()
+{
+    if (m_activeCount == 0)
+    {
+        m_running = false;
+        return;
+    }
+    uint64_t turnBytes = m_creditSize;
+    if (!m_queueBytes.IsNull() && m_queueBytes() > m_queueLimit)
+    {
+        m_skipped++;
+    }
+    else
+    {
+        const int32_t tc = PickClass();
+        NS_ASSERT(tc >= 0);
+        std::deque<uint32_t>& list = m_active[tc];
+        const uint32_t source = list.front();
+        list.pop_front();
+        Entry& e = m_entries[tc * m_sources + source];
+        const uint64_t grant = std::min<uint64_t>(m_creditSize, e.requested - e.granted);
+        e.granted += grant;
+        turnBytes = grant;
+        m_grantedTotal += grant;
+        m_grants++;
+        if (m_classMode == WEIGHTED)
+        {
+            m_classDeficit[tc] -= static_cast<int64_t>(grant);
+            if (m_classDeficit[tc] <= 0)
+            {
+                m_classCursor = (m_classCursor + 1) % m_tcs;
+            }
+        }
+        if (e.requested > e.granted)
+        {
+            list.push_back(source);
+        }
+        else
+        {
+            e.active = false;
+            m_activeCount--;
+        }
+        m_grantTrace(source, static_cast<uint8_t>(tc), grant);
+        m_grantCb(source, static_cast<uint8_t>(tc), e.granted);
+    }
+    // Next turn after this grant's bytes at port rate x over-grant, exactly.
+    const double rate = static_cast<double>(m_rate.GetBitRate()) * m_overGrant;
+    m_nextFs += static_cast<int64_t>(static_cast<double>(turnBytes) * 8.0 *
+                                     static_cast<double>(FS_PER_S) / rate);
+    if (m_activeCount == 0)
+    {
+        m_running = false;
+        return;
+    }
+    m_tick = Simulator::Schedule(std::max(Time(0), FemtoSeconds(m_nextFs) - Simulator::Now()),
+                                 &CreditScheduler::Tick,
+                                 this);
+}
+
+uint64_t
+CreditScheduler::GetGrantedBytes() const
+{
+    return m_grantedTotal;
+}
+
+uint64_t
+CreditScheduler::GetGrantedBytes(uint32_t source, uint8_t tc) const
+{
+    return m_entries.at(tc * m_sources + source).granted;
+}
+
+uint64_t
+CreditScheduler::GetRequestedBytes(uint32_t source, uint8_t tc) const
+{
+    return m_entries.at(tc * m_sources + source).requested;
+}
+
+uint64_t
+CreditScheduler::GetGrants() const
+{
+    return m_grants;
+}
+
+uint64_t
+CreditScheduler::GetSkippedTurns() const
+{
+    return m_skipped;
+}
+
+uint32_t
+CreditScheduler::GetCreditSize() const
+{
+    return m_creditSize;
+}
+
+} // namespace ns3

@@ -1,0 +1,144 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_CREDIT_SCHEDULER_H
+#define AI_FABRIC_CREDIT_SCHEDULER_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Egress credit scheduler of one host port of a scheduled-fabric leaf.
+ *
+ * Ingress VOQs report, in credit-request control cells, the cumulative bytes
+ * they have queued for this port; the scheduler hands out credit in grants of at
+ * most CreditSize bytes, paced at the port rate x OverGrant, and reports each
+ * grant as the cumulative bytes granted to that VOQ (so a lost control cell is
+ * repaired by the next one). Requesting VOQs of one traffic class share the
+ * grants by deficit round robin with quantum CreditSize; traffic classes are
+ * served in strict priority (7 highest) or by weighted DRR. While the port's
+ * egress queue holds more than EgressQueueLimit bytes the scheduler skips its
+ * turn, so the over-grant cannot grow that queue without bound.
+ */
+class CreditScheduler : public Object
+{
+  public:
+    /// How traffic classes share the port.
+    enum ClassMode
+    {
+        STRICT_PRIORITY = 0, //!< higher class first
+        WEIGHTED = 1         //!< weighted deficit round robin (ClassWeights)
+    };
+
+    /// Send a grant: (source, tc, cumulative bytes granted to that VOQ).
+    typedef Callback<void, uint32_t, uint8_t, uint64_t> GrantCallback;
+    /// Bytes waiting in the egress port queue now.
+    typedef Callback<uint64_t> QueueBytesCallback;
+    /// TracedCallback signature: (source, tc, bytes).
+    typedef void (*CreditTracedCallback)(uint32_t source, uint8_t tc, uint64_t bytes);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    CreditScheduler();
+    ~CreditScheduler() override;
+
+    /**
+     * Set the number of sources and classes and validate the attributes.
+     * \param sources ingress leaves that may request
+     * \param trafficClasses traffic classes
+     * \param portRate the egress port's rate
+     * \param minCreditSize smallest credit allowed (one cell's payload)
+     */
+    void Setup(uint32_t sources,
+               uint32_t trafficClasses,
+               DataRate portRate,
+               uint32_t minCreditSize);
+
+    /// \param cb sends a grant towards its source
+    void SetGrantCallback(GrantCallback cb);
+    /// \param cb reads the egress queue
+    void SetQueueBytesCallback(QueueBytesCallback cb);
+
+    /**
+     * A credit request arrived.
+     * \param source ingress leaf
+     * \param tc traffic class
+     * \param cumulativeBytes bytes that VOQ has queued for this port since the start
+     */
+    void Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes);
+
+    /// \return bytes granted in total
+    uint64_t GetGrantedBytes() const;
+    /// \param source ingress leaf \param tc class \return bytes granted to that VOQ
+    uint64_t GetGrantedBytes(uint32_t source, uint8_t tc) const;
+    /// \param source ingress leaf \param tc class \return bytes requested by that VOQ
+    uint64_t GetRequestedBytes(uint32_t source, uint8_t tc) const;
+    /// \return grants sent
+    uint64_t GetGrants() const;
+    /// \return turns skipped because the egress queue was above the limit
+    uint64_t GetSkippedTurns() const;
+    /// \return the credit size in bytes
+    uint32_t GetCreditSize() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One grant turn.
+    void Tick();
+    /// Start ticking if idle and there is demand.
+    void Kick();
+    /// \return a class with demand chosen by the class mode, or -1
+    int32_t PickClass();
+
+    /// Per-VOQ state.
+    struct Entry
+    {
+        uint64_t requested{0}; //!< cumulative bytes requested
+        uint64_t granted{0};   //!< cumulative bytes granted
+        bool active{false};    //!< on its class's round-robin list
+    };
+
+    uint32_t m_creditSize;                      //!< attribute CreditSize
+    double m_overGrant;                         //!< attribute OverGrant
+    ClassMode m_classMode;                      //!< attribute ClassMode
+    std::string m_weightsText;                  //!< attribute ClassWeights
+    uint64_t m_queueLimit;                      //!< attribute EgressQueueLimit
+    uint32_t m_sources{0};                      //!< sources
+    uint32_t m_tcs{0};                          //!< classes
+    DataRate m_rate;                            //!< port rate
+    std::vector<Entry> m_entries;               //!< per (tc, source)
+    std::vector<std::deque<uint32_t>> m_active; //!< per tc, sources with demand
+    std::vector<uint64_t> m_weights;            //!< per tc
+    std::vector<int64_t> m_classDeficit;        //!< per tc (weighted mode)
+    uint32_t m_classCursor{0};                  //!< weighted mode round-robin position
+    uint32_t m_activeCount{0};                  //!< VOQs with demand
+    EventId m_tick;                             //!< next turn
+    int64_t m_nextFs{0};                        //!< exact time of the next turn
+    bool m_running{false};                      //!< ticking
+    uint64_t m_grantedTotal{0};                 //!< counter
+    uint64_t m_grants{0};                       //!< counter
+    uint64_t m_skipped{0};                      //!< counter
+    GrantCallback m_grantCb;                    //!< to the fabric
+    QueueBytesCallback m_queueBytes;            //!< egress queue
+    TracedCallback<uint32_t, uint8_t, uint64_t> m_requestTrace; //!< request received
+    TracedCallback<uint32_t, uint8_t, uint64_t> m_grantTrace;   //!< grant sent (bytes of it)
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_CREDIT_SCHEDULER_H */

@@ -1,0 +1,68 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_FABRIC_CHANNEL_H
+#define AI_FABRIC_FABRIC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class FabricNetDevice;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A full-duplex leaf-spine link carrying fabric cells between two
+ * FabricNetDevices, with a propagation delay and an up/down state.
+ *
+ * Setting the link down bumps an epoch: every cell sent under an older epoch
+ * that has not arrived yet is lost (the receiving device counts it).
+ */
+class FabricChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FabricChannel();
+
+    /// \param device a device to attach (at most two)
+    void Attach(Ptr<FabricNetDevice> device);
+
+    /// \param device one end \return the other end
+    Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
+
+    /// \return the propagation delay
+    Time GetDelay() const;
+
+    /// \param up the new state; going down loses every cell in flight
+    void SetUp(bool up);
+
+    /// \return true if the link is up
+    bool IsUp() const;
+
+    /// \return the current epoch (incremented at each failure)
+    uint32_t GetEpoch() const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  private:
+    Ptr<FabricNetDevice> m_devices[2]; //!< the two ends
+    std::size_t m_nDevices{0};         //!< attached devices
+    Time m_delay;                      //!< propagation delay
+    bool m_up{true};                   //!< link state
+    uint32_t m_epoch{0};               //!< failure epoch
+    TracedCallback<bool> m_stateTrace; //!< link state changes
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_FABRIC_CHANNEL_H */

@@ -1,0 +1,160 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_FABRIC_NET_DEVICE_H
+#define AI_FABRIC_FABRIC_NET_DEVICE_H
+
+#include "fabric-cell.h"
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class FabricChannel;
+class Node;
+
+/**
+ * \ingroup ai-fabric
+ * \brief One end of a leaf-spine link: transmits cells at DataRate, FIFO.
+ *
+ * The transmit queue is kept as a departure clock rather than a list of cells:
+ * each cell's arrival at the peer is computed when it is queued (start = max(now,
+ * link busy until), plus its serialisation time, plus the channel delay) and one
+ * event is scheduled for it. That is one event per cell per hop, no per-cell
+ * allocation beyond the event itself, and the exact FIFO timing of a real link.
+ * The backlog in bytes is derived from the clock. Time is kept in femtoseconds so
+ * serialisation times do not accumulate rounding error.
+ *
+ * Ordinary packets cannot be sent on it (Send returns false): it carries cells.
+ */
+class FabricNetDevice : public NetDevice
+{
+  public:
+    /// Receives a cell: (local port index of the receiving device, cell).
+    typedef Callback<void, uint32_t, const FabricCell&> CellReceiveCallback;
+
+    /// TracedCallback signature for cell events: (port, cell).
+    typedef void (*CellTracedCallback)(uint32_t port, const FabricCell& cell);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FabricNetDevice();
+    ~FabricNetDevice() override;
+
+    /// \param channel the link to attach to
+    void Attach(Ptr<FabricChannel> channel);
+
+    /**
+     * Queue a cell for transmission.
+     * \param cell the cell
+     * \return false if the link is down (the cell is counted as lost)
+     */
+    bool SendCell(const FabricCell& cell);
+
+    /// \param cb called for each cell received
+    void SetCellReceiveCallback(CellReceiveCallback cb);
+
+    /// \param port the index of this device among its switch's fabric ports
+    void SetPortIndex(uint32_t port);
+    /// \return the index of this device among its switch's fabric ports
+    uint32_t GetPortIndex() const;
+
+    /// \return bytes queued or being serialised now
+    uint64_t GetBacklogBytes() const;
+
+    /// \return the link rate
+    DataRate GetDataRate() const;
+
+    /// \return the attached channel
+    Ptr<FabricChannel> GetFabricChannel() const;
+
+    /// Called by the channel when the link changes state.
+    void NotifyLinkChange();
+
+    /// \return cells sent
+    uint64_t GetCellsSent() const;
+    /// \return link bytes sent
+    uint64_t GetBytesSent() const;
+    /// \return data cells sent
+    uint64_t GetDataCellsSent() const;
+    /// \return cells received
+    uint64_t GetCellsReceived() const;
+    /// \return cells lost: refused while down, or in flight when the link failed
+    uint64_t GetCellsLost() const;
+    /// \return highest backlog seen at a send, in bytes
+    uint64_t GetBacklogHighWater() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Arrival of a cell from the peer, sent under the given link epoch.
+    void Receive(FabricCell cell, uint32_t epoch);
+
+    Ptr<Node> m_node;                           //!< owner
+    Ptr<FabricChannel> m_channel;               //!< link
+    Ptr<FabricNetDevice> m_peer;                //!< other end (cached)
+    uint32_t m_ifIndex{0};                      //!< interface index
+    uint32_t m_port{0};                         //!< switch port index
+    Mac48Address m_address;                     //!< nominal address
+    uint16_t m_mtu{1500};                       //!< nominal MTU (cells are smaller)
+    DataRate m_rate;                            //!< link rate
+    uint64_t m_fsPerByteNum{0};                 //!< 8e15 (fs*bits per byte), for exact times
+    int64_t m_busyUntilFs{0};                   //!< departure clock, femtoseconds
+    CellReceiveCallback m_rxCallback;           //!< to the switch
+    std::vector<Callback<void>> m_linkChangeCb; //!< link change listeners
+    uint64_t m_cellsSent{0};                    //!< counter
+    uint64_t m_bytesSent{0};                    //!< counter
+    uint64_t m_dataCellsSent{0};                //!< counter
+    uint64_t m_cellsReceived{0};                //!< counter
+    uint64_t m_cellsLost{0};                    //!< counter
+    uint64_t m_backlogHighWater{0};             //!< bytes
+    TracedCallback<uint32_t, const FabricCell&> m_txTrace;   //!< cell sent
+    TracedCallback<uint32_t, const FabricCell&> m_rxTrace;   //!< cell received
+    TracedCallback<uint32_t, const FabricCell&> m_lostTrace; //!< cell lost on the link
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_FABRIC_NET_DEVICE_H */

@@ -1,0 +1,674 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scheduled-leaf-switch.h"
+
+#include "cell-spine-switch.h"
+#include "credit-scheduler.h"
+#include "fabric-net-device.h"
+#include "roce-net-device.h"
+#include "voq-queue-disc-item.h"
+#include "voq-queue-disc.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/queue-item.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScheduledLeafSwitch");
+NS_OBJECT_ENSURE_REGISTERED(ScheduledLeafSwitch);
+
+TypeId
+ScheduledLeafSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ScheduledLeafSwitch")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<ScheduledLeafSwitch>()
+            // Jericho2/Ramon-class fabrics move variable-size cells of up to 256
+            // payload bytes (public Broadcom DNX product briefs).
+            .AddAttribute("CellPayload",
+                          "Packet bytes carried per cell (at least 1)",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_cellPayload),
+                          MakeUintegerChecker<uint32_t>())
+            // Assumption: a 16-byte cell header (destination, source, sequence,
+            // offset, type), in the range of published cell formats.
+            .AddAttribute("CellHeader",
+                          "Header bytes per cell",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_cellHeader),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("VariableLastCell",
+                          "The last cell of a packet carries only its remaining bytes "
+                          "(false: every cell is padded to CellPayload)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ScheduledLeafSwitch::m_variableLastCell),
+                          MakeBooleanChecker())
+            // Assumption: a control cell is a minimum-size 64-byte cell.
+            .AddAttribute("ControlCellSize",
+                          "Bytes a credit request or grant occupies on a fabric link",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_controlCellBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("SprayMode",
+                          "How cells are spread over the fabric links",
+                          EnumValue(ScheduledLeafSwitch::ROUND_ROBIN),
+                          MakeEnumAccessor(&ScheduledLeafSwitch::m_sprayMode),
+                          MakeEnumChecker(ScheduledLeafSwitch::ROUND_ROBIN,
+                                          "RoundRobin",
+                                          ScheduledLeafSwitch::RANDOM,
+                                          "Random",
+                                          ScheduledLeafSwitch::LEAST_LOADED,
+                                          "LeastLoaded"))
+            .AddAttribute("ReassemblyTimeout",
+                          "Time a packet may wait incomplete at the head of its source's "
+                          "reorder buffer before it is dropped",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&ScheduledLeafSwitch::m_reassemblyTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ReorderWindow",
+                          "Packets per source the reorder buffer can hold",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_reorderWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("LinkDetectionDelay",
+                          "Time from a fabric link failing (or recovering) until the leaf "
+                          "stops (or resumes) spraying on it",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&ScheduledLeafSwitch::m_detectionDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RequestQuantum",
+                          "A VOQ sends a new credit request when this many bytes are "
+                          "unreported, or when less than this is requested and not granted",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_requestQuantum),
+                          MakeUintegerChecker<uint32_t>(1))
+            // Eight traffic classes (VOQs) per egress port, as Jericho-family devices.
+            .AddAttribute("NumTrafficClasses",
+                          "Traffic classes (VOQs per egress port); class = min(DSCP >> 3, "
+                          "NumTrafficClasses - 1)",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_nTcs),
+                          MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("UnroutableAction",
+                          "What to do with a packet for an address outside the cluster",
+                          EnumValue(ScheduledLeafSwitch::ABORT),
+                          MakeEnumAccessor(&ScheduledLeafSwitch::m_unroutable),
+                          MakeEnumChecker(ScheduledLeafSwitch::ABORT,
+                                          "Abort",
+                                          ScheduledLeafSwitch::DROP,
+                                          "Drop"))
+            .AddTraceSource("Offered",
+                            "A packet arrived from a host port (port, packet)",
+                            MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_offeredTrace),
+                            "ns3::ScheduledLeafSwitch::PacketTracedCallback")
+            .AddTraceSource("Delivered",
+                            "A packet was sent on a host port (port, packet)",
+                            MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_deliveredTrace),
+                            "ns3::ScheduledLeafSwitch::PacketTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped at this leaf: no route, VOQ buffer full, or "
+                            "refused by the host port (port, packet)",
+                            MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_dropTrace),
+                            "ns3::ScheduledLeafSwitch::PacketTracedCallback")
+            .AddTraceSource("ReassemblyDone",
+                            "A packet was reassembled (source leaf, packet)",
+                            MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_reassemblyDoneTrace),
+                            "ns3::ScheduledLeafSwitch::ReassemblyTracedCallback")
+            .AddTraceSource(
+                "ReassemblyTimeout",
+                "A packet was given up at reassembly (source leaf, packet or null if no "
+                "cell of it arrived)",
+                MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_reassemblyTimeoutTrace),
+                "ns3::ScheduledLeafSwitch::ReassemblyTracedCallback");
+    return tid;
+}
+
+ScheduledLeafSwitch::ScheduledLeafSwitch()
+{
+    NS_LOG_FUNCTION(this);
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+ScheduledLeafSwitch::~ScheduledLeafSwitch()
+{
+}
+
+void
+ScheduledLeafSwitch::DoDispose()
+{
+    for (auto& t : m_timers)
+    {
+        t.Cancel();
+    }
+    m_hostDevs.clear();
+    m_schedulers.clear();
+    m_fabric.clear();
+    m_fabricSpine.clear();
+    m_voq = nullptr;
+    m_rng = nullptr;
+    m_out.clear();
+    m_dropped.clear();
+    Object::DoDispose();
+}
+
+void
+ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Ptr<VoqQueueDisc> voq)
+{
+    NS_ABORT_MSG_IF(cluster.leaves == 0, "ScheduledLeafSwitch: leaves must be at least 1, got 0");
+    NS_ABORT_MSG_IF(cluster.spines == 0, "ScheduledLeafSwitch: spines must be at least 1, got 0");
+    cluster.Validate();
+    NS_ABORT_MSG_IF(index >= cluster.leaves,
+                    "ScheduledLeafSwitch: leaf index " << index << " out of range");
+    NS_ABORT_MSG_IF(m_cellPayload < 1, "CellPayload must be at least 1 byte, got CellPayload=0");
+    NS_ABORT_MSG_IF(m_cellHeader >= m_cellPayload + m_cellHeader,
+                    "CellHeader=" << m_cellHeader << " must be smaller than the cell size");
+    NS_ABORT_MSG_IF(cluster.leaves > std::numeric_limits<uint16_t>::max() ||
+                        cluster.hostsPerLeaf > std::numeric_limits<uint16_t>::max(),
+                    "ScheduledLeafSwitch: at most 65535 leaves and host ports per leaf");
+    m_cluster = cluster;
+    m_index = index;
+    m_leaves = cluster.leaves;
+    m_portsPerLeaf = cluster.hostsPerLeaf;
+    m_segmenter = std::make_unique<CellSegmenter>(m_cellPayload, m_cellHeader, m_variableLastCell);
+    m_reassembler = std::make_unique<CellReassembler>(m_leaves, m_reorderWindow);
+    const uint32_t hosts = cluster.GetHosts();
+    m_hostLeaf.resize(hosts);
+    m_hostPort.resize(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        m_hostLeaf[h] = cluster.GetLeafOfHost(h);
+        m_hostPort[h] = cluster.GetPortOfHost(h);
+    }
+    const uint32_t voqs = m_leaves * m_portsPerLeaf * m_nTcs;
+    m_voq = voq;
+    m_voq->SetLayout(voqs, m_portsPerLeaf, m_nTcs);
+    m_voq->Initialize();
+    m_voq->SetPfcCallback(MakeCallback(&ScheduledLeafSwitch::Pfc, this));
+    m_reported.assign(voqs, 0);
+    m_grantSeen.assign(voqs, 0);
+    m_nextPacketId.assign(m_leaves, 0);
+    m_timers.assign(m_leaves, EventId());
+    m_spray.assign(m_leaves, std::vector<uint32_t>());
+    m_sprayCursor.assign(m_leaves, 0);
+}
+
+void
+ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
+                                 Ptr<CreditScheduler> scheduler,
+                                 DataRate rate)
+{
+    NS_ABORT_MSG_IF(!m_segmenter, "ScheduledLeafSwitch: call Setup before AddHostPort");
+    const uint32_t port = static_cast<uint32_t>(m_hostDevs.size());
+    NS_ABORT_MSG_IF(port >= m_cluster.hostPortsPerLeaf,
+                    "ScheduledLeafSwitch: hostPortsPerLeaf=" << m_cluster.hostPortsPerLeaf
+                                                             << " host ports are all in use");
+    m_hostDevs.push_back(device);
+    m_hostPeer.push_back(device->GetBroadcast());
+    if (device->GetIfIndex() >= m_ifToPort.size())
+    {
+        m_ifToPort.resize(device->GetIfIndex() + 1, -1);
+    }
+    m_ifToPort[device->GetIfIndex()] = static_cast<int32_t>(port);
+    device->SetReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveFromHost, this));
+    scheduler->Setup(m_leaves, m_nTcs, rate, m_cellPayload);
+    scheduler->SetGrantCallback(MakeCallback(&ScheduledLeafSwitch::SendGrant, this).Bind(port));
+    if (DynamicCast<RoceNetDevice>(device))
+    {
+        scheduler->SetQueueBytesCallback(
+            MakeCallback(&ScheduledLeafSwitch::HostQueueBytes, this).Bind(port));
+    }
+    m_schedulers.push_back(scheduler);
+}
+
+void
+ScheduledLeafSwitch::AddFabricPort(Ptr<FabricNetDevice> device, Ptr<CellSpineSwitch> spine)
+{
+    const uint32_t port = static_cast<uint32_t>(m_fabric.size());
+    m_fabric.push_back(device);
+    m_fabricSpine.push_back(spine);
+    device->SetPortIndex(port);
+    device->SetCellReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveCell, this));
+    device->AddLinkChangeCallback(MakeCallback(&ScheduledLeafSwitch::LinkChanged, this));
+    spine->AddReachabilityCallback(MakeCallback(&ScheduledLeafSwitch::UpdateReachability, this));
+}
+
+void
+ScheduledLeafSwitch::UpdateReachability()
+{
+    for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+    {
+        std::vector<uint32_t>& list = m_spray[leaf];
+        list.clear();
+        if (leaf == m_index)
+        {
+            continue; // local traffic never uses the fabric
+        }
+        for (uint32_t port = 0; port < m_fabric.size(); ++port)
+        {
+            if (m_fabric[port]->IsLinkUp() && m_fabricSpine[port]->CanReach(leaf))
+            {
+                list.push_back(port);
+            }
+        }
+    }
+}
+
+void
+ScheduledLeafSwitch::LinkChanged()
+{
+    Simulator::Schedule(m_detectionDelay, &ScheduledLeafSwitch::UpdateReachability, this);
+}
+
+uint32_t
+ScheduledLeafSwitch::GetVoqIndex(uint32_t dstLeaf, uint32_t port, uint8_t tc) const
+{
+    return (dstLeaf * m_portsPerLeaf + port) * m_nTcs + tc;
+}
+
+bool
+ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
+                                     Ptr<const Packet> packet,
+                                     uint16_t protocol,
+                                     const Address& from)
+{
+    const uint32_t ifIndex = device->GetIfIndex();
+    const int32_t inPort = ifIndex < m_ifToPort.size() ? m_ifToPort[ifIndex] : -1;
+    NS_ASSERT(inPort >= 0);
+    const uint32_t size = packet->GetSize();
+    m_counters.offeredPackets++;
+    m_counters.offeredBytes += size;
+    m_offeredTrace(inPort, packet);
+    Ipv4Header ip;
+    const uint32_t hostIdx = (protocol == RoceNetDevice::IPV4_PROTOCOL && packet->PeekHeader(ip))
+                                 ? m_cluster.GetHostIndex(ip.GetDestination())
+                                 : m_cluster.GetHosts();
+    if (hostIdx >= m_hostLeaf.size())
+    {
+        NS_ABORT_MSG_IF(m_unroutable == ABORT,
+                        "ScheduledLeafSwitch " << m_index << ": destination " << ip.GetDestination()
+                                               << " has no route (not a host of the cluster "
+                                               << m_cluster.hostNetwork << "/"
+                                               << m_cluster.hostNetworkPrefixLength
+                                               << "); UnroutableAction=Abort");
+        m_counters.unroutablePackets++;
+        m_counters.unroutableBytes += size;
+        m_dropTrace(inPort, packet);
+        return true;
+    }
+    const uint32_t dstLeaf = m_hostLeaf[hostIdx];
+    const uint32_t dstPort = m_hostPort[hostIdx];
+    const uint8_t tc = static_cast<uint8_t>(std::min<uint32_t>(ip.GetDscp() >> 3, m_nTcs - 1));
+    const uint32_t voq = GetVoqIndex(dstLeaf, dstPort, tc);
+    // The leaf is the packet's last holder from here on: it travels by reference.
+    Ptr<QueueDiscItem> item = Create<VoqQueueDiscItem>(ConstCast<Packet>(packet), from, protocol);
+    if (!m_voq->EnqueueToVoq(item, voq, inPort, tc))
+    {
+        m_counters.voqDropPackets++;
+        m_counters.voqDropBytes += size;
+        m_dropTrace(inPort, packet);
+        return true;
+    }
+    MaybeRequest(voq);
+    return true;
+}
+
+void
+ScheduledLeafSwitch::MaybeRequest(uint32_t voq)
+{
+    const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(voq);
+    const uint64_t reported = m_reported[voq];
+    if (enqueued == reported)
+    {
+        return;
+    }
+    // One request per RequestQuantum bytes under load, but never leave the
+    // scheduler short of demand: report as soon as outstanding requests run low.
+    if (enqueued - reported < m_requestQuantum && reported - m_grantSeen[voq] >= m_requestQuantum)
+    {
+        return;
+    }
+    m_reported[voq] = enqueued;
+    const uint8_t tc = voq % m_nTcs;
+    const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
+    const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
+    m_counters.requestsSent++;
+    if (dstLeaf == m_index)
+    {
+        m_schedulers[dstPort]->Request(m_index, tc, enqueued);
+        return;
+    }
+    FabricCell cell;
+    cell.type = FabricCell::CREDIT_REQUEST;
+    cell.tc = tc;
+    cell.srcLeaf = static_cast<uint16_t>(m_index);
+    cell.dstLeaf = static_cast<uint16_t>(dstLeaf);
+    cell.dstPort = static_cast<uint16_t>(dstPort);
+    cell.wireBytes = m_controlCellBytes;
+    cell.bytes = enqueued;
+    SendToFabric(cell);
+}
+
+void
+ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint64_t cumulative)
+{
+    if (source == m_index)
+    {
+        HandleGrant(GetVoqIndex(m_index, port, tc), cumulative);
+        return;
+    }
+    FabricCell cell;
+    cell.type = FabricCell::CREDIT_GRANT;
+    cell.tc = tc;
+    cell.srcLeaf = static_cast<uint16_t>(m_index);
+    cell.dstLeaf = static_cast<uint16_t>(source);
+    cell.dstPort = static_cast<uint16_t>(port);
+    cell.wireBytes = m_controlCellBytes;
+    cell.bytes = cumulative;
+    SendToFabric(cell);
+}
+
+void
+ScheduledLeafSwitch::HandleGrant(uint32_t voq, uint64_t cumulative)
+{
+    m_counters.grantsReceived++;
+    if (cumulative > m_grantSeen[voq])
+    {
+        m_voq->AddCredit(voq, cumulative - m_grantSeen[voq]);
+        m_grantSeen[voq] = cumulative;
+    }
+    MaybeRequest(voq);
+    Drain();
+}
+
+void
+ScheduledLeafSwitch::Drain()
+{
+    if (m_draining)
+    {
+        return; // a local grant while draining: the loop below picks it up
+    }
+    m_draining = true;
+    while (Ptr<QueueDiscItem> item = m_voq->Dequeue())
+    {
+        const uint32_t voq = m_voq->GetLastDequeuedVoq();
+        const uint8_t tc = voq % m_nTcs;
+        const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
+        const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
+        if (dstLeaf == m_index)
+        {
+            ForwardToHost(dstPort, item->GetPacket());
+        }
+        else
+        {
+            SegmentAndSpray(item->GetPacket(), dstLeaf, dstPort, tc);
+        }
+    }
+    m_draining = false;
+}
+
+void
+ScheduledLeafSwitch::SegmentAndSpray(Ptr<Packet> packet,
+                                     uint32_t dstLeaf,
+                                     uint32_t dstPort,
+                                     uint8_t tc)
+{
+    const uint32_t size = packet->GetSize();
+    const uint32_t count = m_segmenter->GetCellCount(size);
+    NS_ABORT_MSG_IF(count > std::numeric_limits<uint16_t>::max(),
+                    "ScheduledLeafSwitch: a " << size << "-byte packet needs " << count
+                                              << " cells of CellPayload=" << m_cellPayload
+                                              << " (at most 65535)");
+    FabricCell cell;
+    cell.type = FabricCell::DATA;
+    cell.tc = tc;
+    cell.srcLeaf = static_cast<uint16_t>(m_index);
+    cell.dstLeaf = static_cast<uint16_t>(dstLeaf);
+    cell.dstPort = static_cast<uint16_t>(dstPort);
+    cell.cellCount = static_cast<uint16_t>(count);
+    cell.packetId = m_nextPacketId[dstLeaf]++;
+    cell.packet = packet;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        cell.cellIndex = static_cast<uint16_t>(i);
+        cell.offset = m_segmenter->GetCellOffset(size, i);
+        cell.payload = m_segmenter->GetCellPayload(size, i);
+        cell.wireBytes = m_segmenter->GetCellWireBytes(size, i);
+        m_counters.dataCellsSent++;
+        SendToFabric(cell);
+    }
+}
+
+void
+ScheduledLeafSwitch::SendToFabric(const FabricCell& cell)
+{
+    const std::vector<uint32_t>& links = m_spray[cell.dstLeaf];
+    if (links.empty())
+    {
+        m_counters.cellsNoPath++;
+        return;
+    }
+    uint32_t pick = 0;
+    switch (m_sprayMode)
+    {
+    case ROUND_ROBIN: {
+        uint32_t& cursor = m_sprayCursor[cell.dstLeaf];
+        if (cursor >= links.size())
+        {
+            cursor = 0;
+        }
+        pick = links[cursor];
+        cursor = (cursor + 1 == links.size()) ? 0 : cursor + 1;
+        break;
+    }
+    case RANDOM:
+        pick = links[m_rng->GetInteger(0, static_cast<uint32_t>(links.size()) - 1)];
+        break;
+    case LEAST_LOADED: {
+        // Ties go round robin so an idle fabric still spreads evenly.
+        uint32_t& cursor = m_sprayCursor[cell.dstLeaf];
+        uint64_t best = std::numeric_limits<uint64_t>::max();
+        const uint32_t n = static_cast<uint32_t>(links.size());
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            const uint32_t port = links[(cursor + k) % n];
+            const uint64_t backlog = m_fabric[port]->GetBacklogBytes();
+            if (backlog < best)
+            {
+                best = backlog;
+                pick = port;
+            }
+        }
+        cursor = (cursor + 1) % n;
+        break;
+    }
+    }
+    m_fabric[pick]->SendCell(cell);
+}
+
+void
+ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
+{
+    switch (cell.type)
+    {
+    case FabricCell::DATA:
+        m_reassembler->AddCell(cell.srcLeaf, cell, Simulator::Now().GetTimeStep(), m_out);
+        Deliver();
+        ArmTimer(cell.srcLeaf);
+        break;
+    case FabricCell::CREDIT_REQUEST:
+        m_schedulers[cell.dstPort]->Request(cell.srcLeaf, cell.tc, cell.bytes);
+        break;
+    case FabricCell::CREDIT_GRANT:
+        HandleGrant(GetVoqIndex(cell.srcLeaf, cell.dstPort, cell.tc), cell.bytes);
+        break;
+    }
+}
+
+void
+ScheduledLeafSwitch::Deliver()
+{
+    for (auto& out : m_out)
+    {
+        m_reassemblyDoneTrace(out.source, out.packet);
+        ForwardToHost(out.port, out.packet);
+    }
+    m_out.clear();
+}
+
+void
+ScheduledLeafSwitch::ArmTimer(uint32_t source)
+{
+    if (m_timers[source].IsRunning() || !m_reassembler->IsPending(source))
+    {
+        return;
+    }
+    const int64_t deadline =
+        m_reassembler->GetHeadDeadline(source, m_reassemblyTimeout.GetTimeStep());
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_timers[source] = Simulator::Schedule(TimeStep(std::max<int64_t>(0, deadline - now)),
+                                           &ScheduledLeafSwitch::ReassemblyTimer,
+                                           this,
+                                           source);
+}
+
+void
+ScheduledLeafSwitch::ReassemblyTimer(uint32_t source)
+{
+    m_reassembler->Expire(source,
+                          Simulator::Now().GetTimeStep(),
+                          m_reassemblyTimeout.GetTimeStep(),
+                          m_out,
+                          m_dropped);
+    for (auto& d : m_dropped)
+    {
+        m_counters.reassemblyTimeouts++;
+        if (d.packet)
+        {
+            m_counters.reassemblyTimeoutBytes += d.packet->GetSize();
+        }
+        m_reassemblyTimeoutTrace(source, d.packet);
+    }
+    m_dropped.clear();
+    Deliver();
+    ArmTimer(source);
+}
+
+void
+ScheduledLeafSwitch::ForwardToHost(uint32_t port, Ptr<Packet> packet)
+{
+    const uint32_t size = packet->GetSize();
+    m_deliveredTrace(port, packet);
+    if (!m_hostDevs[port]->Send(packet, m_hostPeer[port], RoceNetDevice::IPV4_PROTOCOL))
+    {
+        m_counters.egressDropPackets++;
+        m_counters.egressDropBytes += size;
+        m_dropTrace(port, packet);
+        return;
+    }
+    m_counters.deliveredPackets++;
+    m_counters.deliveredBytes += size;
+}
+
+uint64_t
+ScheduledLeafSwitch::HostQueueBytes(uint32_t port) const
+{
+    Ptr<RoceNetDevice> dev = StaticCast<RoceNetDevice>(m_hostDevs[port]);
+    uint64_t bytes = 0;
+    for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
+    {
+        bytes += dev->GetQueueBytes(p);
+    }
+    return bytes;
+}
+
+void
+ScheduledLeafSwitch::Pfc(uint32_t port, uint8_t tc, bool pause)
+{
+    if (Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(m_hostDevs[port]))
+    {
+        dev->SendPfc(tc, pause ? 0xffff : 0);
+    }
+}
+
+const ScheduledLeafSwitch::Counters&
+ScheduledLeafSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+Ptr<VoqQueueDisc>
+ScheduledLeafSwitch::GetVoqQueueDisc() const
+{
+    return m_voq;
+}
+
+Ptr<CreditScheduler>
+ScheduledLeafSwitch::GetScheduler(uint32_t port) const
+{
+    return m_schedulers.at(port);
+}
+
+uint32_t
+ScheduledLeafSwitch::GetNFabricPorts() const
+{
+    return static_cast<uint32_t>(m_fabric.size());
+}
+
+Ptr<FabricNetDevice>
+ScheduledLeafSwitch::GetFabricPort(uint32_t port) const
+{
+    return m_fabric.at(port);
+}
+
+uint32_t
+ScheduledLeafSwitch::GetNHostPorts() const
+{
+    return static_cast<uint32_t>(m_hostDevs.size());
+}
+
+Ptr<NetDevice>
+ScheduledLeafSwitch::GetHostPort(uint32_t port) const
+{
+    return m_hostDevs.at(port);
+}
+
+const CellSegmenter&
+ScheduledLeafSwitch::GetSegmenter() const
+{
+    return *m_segmenter;
+}
+
+const CellReassembler&
+ScheduledLeafSwitch::GetReassembler() const
+{
+    return *m_reassembler;
+}
+
+uint32_t
+ScheduledLeafSwitch::GetIndex() const
+{
+    return m_index;
+}
+
+int64_t
+ScheduledLeafSwitch::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3

@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_SCHEDULED_LEAF_SWITCH_H
+#define AI_FABRIC_SCHEDULED_LEAF_SWITCH_H
+
+#include "cell-reassembler.h"
+#include "cell-segmenter.h"
+#include "fabric-cell.h"
+
+#include "ns3/cluster-description.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+class CellSpineSwitch;
+class CreditScheduler;
+class FabricNetDevice;
+class VoqQueueDisc;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A leaf of a scheduled fabric, in its ingress and egress roles.
+ *
+ * Ingress: a packet from a host port (starting with its Ipv4Header) is looked up
+ * (destination address -> host index -> egress leaf and port, by vectors; traffic
+ * class = DSCP >> 3) and queued in its VOQ of the VoqQueueDisc; the VOQ asks the
+ * egress port's CreditScheduler for credit with a credit-request control cell.
+ * When a grant comes back the VOQ dequeues, the packet is cut into cells and the
+ * cells are sprayed over the fabric links that reach the egress leaf.
+ *
+ * Egress: cells are reassembled per source leaf (CellReassembler, in order, with
+ * a timeout) and packets are sent on the host port. Each host port has a
+ * CreditScheduler. Traffic between two hosts of this leaf is scheduled the same
+ * way, with its requests, grants and packets kept inside the leaf.
+ */
+class ScheduledLeafSwitch : public Object
+{
+  public:
+    /// How cells are spread over fabric links.
+    enum SprayMode
+    {
+        ROUND_ROBIN = 0,  //!< next link in turn
+        RANDOM = 1,       //!< uniformly random link
+        LEAST_LOADED = 2, //!< link with the smallest backlog
+    };
+
+    /// What to do with a packet for an address outside the cluster.
+    enum UnroutableAction
+    {
+        ABORT = 0, //!< stop the simulation: the configuration is wrong
+        DROP = 1,  //!< drop, count and trace
+    };
+
+    /// Counters, readable from code.
+    struct Counters
+    {
+        uint64_t offeredPackets{0};         //!< from host ports
+        uint64_t offeredBytes{0};           //!< from host ports
+        uint64_t deliveredPackets{0};       //!< to host ports
+        uint64_t deliveredBytes{0};         //!< to host ports
+        uint64_t unroutablePackets{0};      //!< no route
+        uint64_t unroutableBytes{0};        //!< no route
+        uint64_t voqDropPackets{0};         //!< refused by the VOQ buffer
+        uint64_t voqDropBytes{0};           //!< refused by the VOQ buffer
+        uint64_t egressDropPackets{0};      //!< refused by the host port
+        uint64_t egressDropBytes{0};        //!< refused by the host port
+        uint64_t reassemblyTimeouts{0};     //!< packets given up at reassembly
+        uint64_t reassemblyTimeoutBytes{0}; //!< their bytes, where a cell of them arrived
+        uint64_t dataCellsSent{0};          //!< data cells sprayed
+        uint64_t requestsSent{0};           //!< credit requests sent (fabric or local)
+        uint64_t grantsReceived{0};         //!< grants received
+        uint64_t cellsNoPath{0};            //!< cells with no link to their leaf (dropped)
+    };
+
+    /// TracedCallback signature for packets: (port, packet).
+    typedef void (*PacketTracedCallback)(uint32_t port, Ptr<const Packet> packet);
+    /// TracedCallback signature for reassembly: (source leaf, packet or null).
+    typedef void (*ReassemblyTracedCallback)(uint32_t source, Ptr<const Packet> packet);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ScheduledLeafSwitch();
+    ~ScheduledLeafSwitch() override;
+
+    /**
+     * Set the cluster and this leaf's index; validates the attributes.
+     * \param cluster the cluster description
+     * \param index this leaf
+     * \param voq the ingress queue disc (configured by the caller's attributes)
+     */
+    void Setup(const ClusterDescription& cluster, uint32_t index, Ptr<VoqQueueDisc> voq);
+
+    /**
+     * Add the next host port (call in host-port order).
+     * \param device the leaf's end of the host link (a RoceNetDevice, or any NetDevice)
+     * \param scheduler the port's credit scheduler (attributes set by the caller)
+     * \param rate the port rate
+     */
+    void AddHostPort(Ptr<NetDevice> device, Ptr<CreditScheduler> scheduler, DataRate rate);
+
+    /**
+     * Add a fabric port.
+     * \param device the leaf's end of a leaf-spine link
+     * \param spine the spine at the other end
+     */
+    void AddFabricPort(Ptr<FabricNetDevice> device, Ptr<CellSpineSwitch> spine);
+
+    /// Recompute, for every destination leaf, the fabric links that reach it.
+    void UpdateReachability();
+
+    /// \return the counters
+    const Counters& GetCounters() const;
+    /// \return the ingress VOQ queue disc
+    Ptr<VoqQueueDisc> GetVoqQueueDisc() const;
+    /// \param port host port \return its credit scheduler
+    Ptr<CreditScheduler> GetScheduler(uint32_t port) const;
+    /// \return number of fabric ports
+    uint32_t GetNFabricPorts() const;
+    /// \param port index \return the fabric device
+    Ptr<FabricNetDevice> GetFabricPort(uint32_t port) const;
+    /// \return number of host ports in use
+    uint32_t GetNHostPorts() const;
+    /// \param port index \return the host-port device
+    Ptr<NetDevice> GetHostPort(uint32_t port) const;
+    /// \return the segmenter in use
+    const CellSegmenter& GetSegmenter() const;
+    /// \return the reassembler (egress)
+    const CellReassembler& GetReassembler() const;
+    /// \return this leaf's index
+    uint32_t GetIndex() const;
+    /**
+     * \param dstLeaf egress leaf \param port egress port \param tc class
+     * \return the VOQ index
+     */
+    uint32_t GetVoqIndex(uint32_t dstLeaf, uint32_t port, uint8_t tc) const;
+
+    /**
+     * Assign a fixed random stream to the spray random variable.
+     * \param stream first stream index
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A packet from a host port.
+    bool ReceiveFromHost(Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& from);
+    /// A cell from a fabric port.
+    void ReceiveCell(uint32_t port, const FabricCell& cell);
+    /// Send a request for a VOQ if its unreported demand warrants one.
+    void MaybeRequest(uint32_t voq);
+    /// A grant for a VOQ.
+    void HandleGrant(uint32_t voq, uint64_t cumulative);
+    /// Dequeue everything that has credit and send it.
+    void Drain();
+    /// Cut a packet into cells and spray them.
+    void SegmentAndSpray(Ptr<Packet> packet, uint32_t dstLeaf, uint32_t dstPort, uint8_t tc);
+    /// Put a cell on a fabric link towards its leaf.
+    void SendToFabric(const FabricCell& cell);
+    /// Send a packet on a host port.
+    void ForwardToHost(uint32_t port, Ptr<Packet> packet);
+    /// Scheduler of a local port granted credit to a source.
+    void SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint64_t cumulative);
+    /// Release reassembled packets.
+    void Deliver();
+    /// Arm the reassembly timer of a source.
+    void ArmTimer(uint32_t source);
+    /// The reassembly timer of a source fired.
+    void ReassemblyTimer(uint32_t source);
+    /// A fabric link changed state.
+    void LinkChanged();
+    /// Egress queue bytes of a host port.
+    uint64_t HostQueueBytes(uint32_t port) const;
+    /// PFC request from the VOQ buffer.
+    void Pfc(uint32_t port, uint8_t tc, bool pause);
+
+    // Attributes
+    uint32_t m_cellPayload;        //!< CellPayload
+    uint32_t m_cellHeader;         //!< CellHeader
+    bool m_variableLastCell;       //!< VariableLastCell
+    uint32_t m_controlCellBytes;   //!< ControlCellSize
+    SprayMode m_sprayMode;         //!< SprayMode
+    Time m_reassemblyTimeout;      //!< ReassemblyTimeout
+    uint32_t m_reorderWindow;      //!< ReorderWindow
+    Time m_detectionDelay;         //!< LinkDetectionDelay
+    uint32_t m_requestQuantum;     //!< RequestQuantum
+    uint32_t m_nTcs;               //!< NumTrafficClasses
+    UnroutableAction m_unroutable; //!< UnroutableAction
+
+    // Layout
+    uint32_t m_index{0};                             //!< this leaf
+    uint32_t m_leaves{0};                            //!< leaves in the fabric
+    uint32_t m_portsPerLeaf{0};                      //!< host ports per leaf (VOQ layout)
+    ClusterDescription m_cluster;                    //!< the cluster
+    std::vector<uint32_t> m_hostLeaf;                //!< host index -> leaf
+    std::vector<uint32_t> m_hostPort;                //!< host index -> port
+    std::vector<Ptr<NetDevice>> m_hostDevs;          //!< host ports
+    std::vector<Address> m_hostPeer;                 //!< destination address on each host port
+    std::vector<int32_t> m_ifToPort;                 //!< ifIndex -> host port (-1: not a host port)
+    std::vector<Ptr<CreditScheduler>> m_schedulers;  //!< per host port
+    std::vector<Ptr<FabricNetDevice>> m_fabric;      //!< fabric ports
+    std::vector<Ptr<CellSpineSwitch>> m_fabricSpine; //!< spine behind each fabric port
+    std::vector<std::vector<uint32_t>> m_spray;      //!< usable fabric ports per dst leaf
+    std::vector<uint32_t> m_sprayCursor;             //!< round-robin cursor per dst leaf
+    Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
+    std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
+    std::unique_ptr<CellReassembler> m_reassembler;  //!< egress reassembly
+    std::vector<uint64_t> m_reported;                //!< per VOQ: cumulative bytes requested
+    std::vector<uint64_t> m_grantSeen;               //!< per VOQ: cumulative bytes granted
+    std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf
+    std::vector<EventId> m_timers;                   //!< reassembly timer per source
+    std::vector<CellReassembler::Output> m_out;      //!< scratch: released packets
+    std::vector<CellReassembler::Output> m_dropped;  //!< scratch: timed-out packets
+    Ptr<UniformRandomVariable> m_rng;                //!< random spraying
+    bool m_draining{false};                          //!< Drain in progress
+    Counters m_counters;                             //!< counters
+
+    TracedCallback<uint32_t, Ptr<const Packet>> m_offeredTrace;        //!< packet from a host
+    TracedCallback<uint32_t, Ptr<const Packet>> m_deliveredTrace;      //!< packet to a host
+    TracedCallback<uint32_t, Ptr<const Packet>> m_dropTrace;           //!< packet dropped at leaf
+    TracedCallback<uint32_t, Ptr<const Packet>> m_reassemblyDoneTrace; //!< reassembled
+    TracedCallback<uint32_t, Ptr<const Packet>> m_reassemblyTimeoutTrace; //!< given up
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_SCHEDULED_LEAF_SWITCH_H */

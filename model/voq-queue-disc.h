@@ -1,0 +1,182 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_VOQ_QUEUE_DISC_H
+#define AI_FABRIC_VOQ_QUEUE_DISC_H
+
+#include "ns3/callback.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <list>
+#include <vector>
+
+namespace ns3
+{
+
+class VoqStore;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Ingress virtual output queues of a scheduled-fabric leaf, as a QueueDisc.
+ *
+ * One VOQ per (egress leaf, egress port, traffic class), numbered densely by the
+ * owner. Packets are held once, in a single internal queue (so the QueueDisc byte
+ * and packet counters and traces work as for any queue disc); each VOQ keeps a
+ * FIFO of positions into it. Dequeue is gated by credit: a VOQ may send while its
+ * credit balance is positive, and the balance goes negative by the packet size
+ * (grants later bring it back), so granted bytes = dequeued bytes + balance.
+ *
+ * Buffer limits: per VOQ (VoqLimit) and shared (BufferSize). When exhausted the
+ * queue disc either tail-drops (counted, DropBeforeEnqueue trace) or, by default,
+ * asks the owner to send a PFC pause to the ingress port for that traffic class
+ * (PfcCallback), keeping PfcHeadroom bytes of buffer for packets in flight.
+ *
+ * Used through TrafficControlHelper with CreditGated=false it is a plain
+ * round-robin multi-queue disc (classification by packet filters, else VOQ 0).
+ */
+class VoqQueueDisc : public QueueDisc
+{
+  public:
+    /// What to do when the ingress buffer is exhausted.
+    enum BufferFullAction
+    {
+        PFC = 0,      //!< pause the sending port and priority (lossless)
+        TAIL_DROP = 1 //!< drop the arriving packet (counted and traced)
+    };
+
+    /// TracedCallback signature for VOQ events: (voq, bytes).
+    typedef void (*VoqTracedCallback)(uint32_t voq, uint32_t bytes);
+    /// TracedCallback signature for PFC requests: (port, tc, pause).
+    typedef void (*PfcTracedCallback)(uint32_t port, uint8_t tc, bool pause);
+
+    /// Pause (true) or resume (false) an ingress port for a traffic class.
+    typedef Callback<void, uint32_t, uint8_t, bool> PfcCallback;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    VoqQueueDisc();
+    ~VoqQueueDisc() override;
+
+    /**
+     * Configure the VOQ and ingress-port layout (before the first packet).
+     * \param voqs number of VOQs
+     * \param ingressPorts number of ingress ports
+     * \param trafficClasses number of traffic classes
+     */
+    void SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficClasses);
+
+    /**
+     * Enqueue into a known VOQ (the owner has already looked the packet up).
+     * \param item the packet
+     * \param voq VOQ index
+     * \param ingressPort port the packet arrived on
+     * \param tc its traffic class
+     * \return false if it was dropped
+     */
+    bool EnqueueToVoq(Ptr<QueueDiscItem> item, uint32_t voq, uint32_t ingressPort, uint8_t tc);
+
+    /**
+     * Add credit to a VOQ (a grant arrived).
+     * \param voq VOQ index
+     * \param bytes granted bytes
+     */
+    void AddCredit(uint32_t voq, uint64_t bytes);
+
+    /// \return the VOQ of the last packet Dequeue returned
+    uint32_t GetLastDequeuedVoq() const;
+
+    /// \param cb called to pause or resume an ingress port for a traffic class
+    void SetPfcCallback(PfcCallback cb);
+
+    /// \return number of VOQs
+    uint32_t GetNVoqs() const;
+    /// \param voq index \return bytes queued in it
+    uint64_t GetVoqBytes(uint32_t voq) const;
+    /// \param voq index \return packets queued in it
+    uint32_t GetVoqPackets(uint32_t voq) const;
+    /// \param voq index \return credit balance (may be negative)
+    int64_t GetVoqCredit(uint32_t voq) const;
+    /// \param voq index \return bytes ever enqueued in it
+    uint64_t GetVoqEnqueuedBytes(uint32_t voq) const;
+    /// \param voq index \return bytes ever dequeued from it
+    uint64_t GetVoqDequeuedBytes(uint32_t voq) const;
+    /// \param voq index \return bytes ever granted to it
+    uint64_t GetVoqGrantedBytes(uint32_t voq) const;
+    /// \return the largest occupancy of the shared buffer so far, bytes
+    uint64_t GetBufferHighWater() const;
+    /// \return packets tail-dropped
+    uint64_t GetDroppedPackets() const;
+    /// \return bytes tail-dropped
+    uint64_t GetDroppedBytes() const;
+    /// \return PFC pauses requested
+    uint64_t GetPauses() const;
+
+    /// Reason string for drops when the buffer is full
+    static constexpr const char* BUFFER_FULL_DROP = "Ingress buffer full";
+
+  private:
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override;
+    Ptr<QueueDiscItem> DoDequeue() override;
+    bool CheckConfig() override;
+    void InitializeParams() override;
+
+    /// Per-VOQ state.
+    struct Voq
+    {
+        std::deque<std::list<Ptr<QueueDiscItem>>::iterator> fifo; //!< packets, in order
+        std::deque<uint16_t> ports;                               //!< ingress port of each packet
+        uint64_t bytes{0};                                        //!< queued bytes
+        int64_t credit{0};                                        //!< credit balance
+        uint64_t enqueued{0};                                     //!< bytes ever enqueued
+        uint64_t dequeued{0};                                     //!< bytes ever dequeued
+        uint64_t granted{0};                                      //!< bytes ever granted
+        uint8_t tc{0};                                            //!< traffic class of its packets
+        bool eligible{false};                                     //!< in the eligible list
+    };
+
+    /// Put a VOQ on the eligible list if it has packets and credit.
+    void MakeEligible(uint32_t voq);
+    /// Re-evaluate PFC state of an ingress port and class.
+    void UpdatePfc(uint32_t port, uint8_t tc);
+
+    Ptr<VoqStore> m_store;               //!< the single internal queue
+    std::vector<Voq> m_voqs;             //!< VOQs
+    std::deque<uint32_t> m_eligible;     //!< VOQs that may send, round robin
+    std::vector<uint64_t> m_portTcBytes; //!< bytes per (ingress port, tc)
+    std::vector<bool> m_paused;          //!< PFC state per (ingress port, tc)
+    uint32_t m_nVoqs;                    //!< attribute NumVoqs
+    uint32_t m_nPorts{1};                //!< ingress ports
+    uint32_t m_nTcs{8};                  //!< traffic classes
+    uint64_t m_voqLimit;                 //!< attribute VoqLimit
+    uint64_t m_bufferSize;               //!< attribute BufferSize
+    uint64_t m_pfcXoff;                  //!< attribute PfcXoff
+    uint64_t m_pfcHeadroom;              //!< attribute PfcHeadroom
+    uint64_t m_pfcHysteresis;            //!< attribute PfcHysteresis
+    BufferFullAction m_action;           //!< attribute BufferFullAction
+    bool m_gated;                        //!< attribute CreditGated
+    uint64_t m_used{0};                  //!< shared buffer occupancy
+    uint64_t m_highWater{0};             //!< its maximum
+    uint64_t m_droppedPackets{0};        //!< counter
+    uint64_t m_droppedBytes{0};          //!< counter
+    uint64_t m_pauses{0};                //!< counter
+    uint32_t m_lastVoq{0};               //!< VOQ of the last dequeue
+    uint32_t m_nextVoq{0};               //!< VOQ for the enqueue in progress
+    uint32_t m_nextPort{0};              //!< ingress port for the enqueue in progress
+    uint8_t m_nextTc{0};                 //!< traffic class for the enqueue in progress
+    bool m_haveNext{false};              //!< EnqueueToVoq in progress
+    PfcCallback m_pfc;                   //!< owner's PFC hook
+    TracedCallback<uint32_t, uint32_t> m_voqEnqueueTrace; //!< (voq, bytes)
+    TracedCallback<uint32_t, uint32_t> m_voqDequeueTrace; //!< (voq, bytes)
+    TracedCallback<uint32_t, uint32_t> m_voqDropTrace;    //!< (voq, bytes)
+    TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;   //!< (port, tc, pause)
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_VOQ_QUEUE_DISC_H */
