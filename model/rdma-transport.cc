@@ -361,7 +361,7 @@ RdmaTransport::CreateQp(uint32_t remoteRank)
 {
     NS_ABORT_MSG_IF(!m_device, "RdmaTransport (rank " << m_rank << "): no RoceNetDevice set");
     auto qpn = static_cast<uint32_t>(m_qps.size());
-    NS_ABORT_MSG_IF(qpn > 0xFFFFFF, "RdmaTransport: more than 2^24 queue pairs");
+    NS_ABORT_MSG_IF(qpn + QPN_BASE > 0xFFFFFF, "RdmaTransport: more than 2^24 queue pairs");
     m_lineRateBps = static_cast<double>(m_device->GetDataRate().GetBitRate());
     m_windowPackets = (m_windowBytes + m_mtu - 1) / m_mtu;
     auto qp = std::make_unique<RdmaQueuePair>(qpn, m_rank, remoteRank, m_mtu);
@@ -576,7 +576,7 @@ RdmaTransport::BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s)
     }
     BthHeader bth;
     bth.SetOpcode(s.opcode);
-    bth.SetDestQp(qp.GetRemoteQpn());
+    bth.SetDestQp(qp.GetRemoteQpn() + QPN_BASE);
     bth.SetPsn(static_cast<uint32_t>(s.psn));
     bth.SetAckReq(s.opcode == BthHeader::RC_WRITE_LAST || s.opcode == BthHeader::RC_WRITE_ONLY);
     packet->AddHeader(bth);
@@ -603,7 +603,7 @@ RdmaTransport::SendAck(RdmaQueuePair& qp, bool nak)
     packet->AddHeader(aeth);
     BthHeader bth;
     bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
-    bth.SetDestQp(qp.GetRemoteQpn());
+    bth.SetDestQp(qp.GetRemoteQpn() + QPN_BASE);
     // ACK: last PSN received in order; NAK: the PSN expected.
     bth.SetPsn(static_cast<uint32_t>(nak ? expected : expected - 1));
     packet->AddHeader(bth);
@@ -629,7 +629,7 @@ RdmaTransport::SendCnp(RdmaQueuePair& qp)
     BthHeader bth;
     bth.SetOpcode(BthHeader::CNP);
     bth.SetBecn(true);
-    bth.SetDestQp(qp.GetRemoteQpn());
+    bth.SetDestQp(qp.GetRemoteQpn() + QPN_BASE);
     packet->AddHeader(bth);
     SendControl(packet, qp);
     qp.lastCnpSent = Simulator::Now();
@@ -660,12 +660,13 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     }
     p->RemoveHeader(udp);
     p->RemoveHeader(bth);
-    if (udp.GetDestinationPort() != ROCE_UDP_PORT || bth.GetDestQp() >= m_qps.size())
+    if (udp.GetDestinationPort() != ROCE_UDP_PORT || bth.GetDestQp() < QPN_BASE ||
+        bth.GetDestQp() - QPN_BASE >= m_qps.size())
     {
         ++m_stats.malformedDropped;
         return true;
     }
-    uint32_t qpn = bth.GetDestQp();
+    uint32_t qpn = bth.GetDestQp() - QPN_BASE;
     RdmaQueuePair& qp = *m_qps[qpn];
     Time now = Simulator::Now();
     uint8_t opcode = bth.GetOpcode();

@@ -147,6 +147,8 @@ class RdmaTransport : public Object
 
     /// RoCEv2 UDP destination port.
     static constexpr uint16_t ROCE_UDP_PORT = 4791;
+    /// QP number on the wire = dense index + QPN_BASE (QP 0 and 1 are management QPs).
+    static constexpr uint32_t QPN_BASE = 0x100;
     /// Bytes of IPv4 + UDP + BTH + ICRC around every RoCE payload.
     static constexpr uint32_t HEADER_BYTES = 20 + 8 + 12 + 4;
 

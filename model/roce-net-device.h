@@ -207,23 +207,24 @@ class RoceNetDevice : public NetDevice
         uint64_t txFrames{0};           //!< frames of this priority sent
     };
 
-    Ptr<Node> m_node;                                    //!< node
-    Ptr<RoceChannel> m_channel;                          //!< attached wire
-    uint32_t m_ifIndex{0};                               //!< interface index
-    Mac48Address m_address;                              //!< MAC address
-    Ipv4Address m_ipv4Address;                           //!< RoCE endpoint address
-    DataRate m_bps;                                      //!< line rate
-    uint16_t m_mtu{4200};                                //!< IPv4 MTU
-    uint64_t m_maxQueueBytes{0};                         //!< per-priority queue limit
-    Ptr<ErrorModel> m_receiveErrorModel;                 //!< receive loss
-    std::array<PriorityQueue, NUM_PRIORITIES> m_queues;  //!< the eight queues
-    std::deque<Ptr<Packet>> m_controlQueue;              //!< PFC frames, sent first
-    bool m_txBusy{false};                                //!< a frame is on the wire
-    Ptr<Packet> m_currentFrame;                          //!< the frame on the wire
-    uint8_t m_currentPriority{0};                        //!< its priority (8 = PFC)
-    bool m_inTryTransmit{false};                         //!< guards re-entry from pull sources
-    Counters m_counters;                                 //!< counters
-    NetDevice::ReceiveCallback m_rxCallback;             //!< upper layer
+    Ptr<Node> m_node;                                   //!< node
+    Ptr<RoceChannel> m_channel;                         //!< attached wire
+    uint32_t m_ifIndex{0};                              //!< interface index
+    Mac48Address m_address;                             //!< MAC address
+    Ipv4Address m_ipv4Address;                          //!< RoCE endpoint address
+    DataRate m_bps;                                     //!< line rate
+    uint16_t m_mtu{4200};                               //!< IPv4 MTU
+    uint64_t m_maxQueueBytes{0};                        //!< per-priority queue limit
+    Ptr<ErrorModel> m_receiveErrorModel;                //!< receive loss
+    std::array<PriorityQueue, NUM_PRIORITIES> m_queues; //!< the eight queues
+    std::deque<Ptr<Packet>> m_controlQueue;             //!< PFC frames, sent first
+    bool m_txBusy{false};                               //!< a frame is on the wire
+    Ptr<Packet> m_currentFrame;                         //!< the frame on the wire
+    uint8_t m_currentPriority{0};                       //!< its priority (8 = PFC)
+    uint64_t m_txRemainder{0};               //!< serialisation remainder (bit x tick / s)
+    bool m_inTryTransmit{false};             //!< guards re-entry from pull sources
+    Counters m_counters;                     //!< counters
+    NetDevice::ReceiveCallback m_rxCallback; //!< upper layer
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous upper layer
     TracedCallback<> m_linkChangeCallbacks;              //!< link change (never fires)
 

@@ -1,0 +1,493 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// ai-fabric-rdma-transport: goodput on an idle link, message semantics, loss (random
+// and burst), tail loss, retry limit, window and round robin.
+
+#include "roce-test-switch.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/test.h"
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Records completions in order.
+struct CompletionLog
+{
+    std::vector<RdmaCompletion> sent;     //!< sender completions
+    std::vector<RdmaCompletion> received; //!< receiver completions
+
+    void OnSent(const RdmaCompletion& c)
+    {
+        sent.push_back(c);
+    }
+
+    void OnReceived(const RdmaCompletion& c)
+    {
+        received.push_back(c);
+    }
+};
+
+/// Two hosts on one wire with transports installed.
+struct PairFixture
+{
+    NodeContainer hosts;
+    NetDeviceContainer nics;
+    RdmaHelper rdma;
+
+    PairFixture(const std::string& rate, Time delay, uint32_t mtu, Time rto = MicroSeconds(100))
+    {
+        hosts.Create(2);
+        RocePointToPointHelper wire;
+        wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
+        wire.SetChannelAttribute("Delay", TimeValue(delay));
+        nics = wire.Install(hosts);
+        rdma.SetTransportAttribute("Mtu", UintegerValue(mtu));
+        rdma.SetTransportAttribute("RetransmitTimeout", TimeValue(rto));
+        rdma.Install(nics);
+    }
+
+    Ptr<RoceNetDevice> Nic(uint32_t i) const
+    {
+        return DynamicCast<RoceNetDevice>(nics.Get(i));
+    }
+};
+
+} // namespace
+
+/**
+ * One queue pair on an idle link: goodput = rate x payload / (payload + 82) within
+ * 0.2%, and the completion time equals the serialisation of every frame plus one
+ * propagation delay.
+ */
+class RdmaGoodputTestCase : public TestCase
+{
+  public:
+    RdmaGoodputTestCase(uint32_t mtu)
+        : TestCase("goodput on an idle link, MTU " + std::to_string(mtu)),
+          m_mtu(mtu)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t size = 100ULL << 20; // a multiple of every MTU: all packets full
+        const double rate = 100e9;
+        const Time delay = NanoSeconds(500);
+        PairFixture f("100Gbps", delay, m_mtu);
+        CompletionLog log;
+        f.rdma.Post(0,
+                    1,
+                    size,
+                    7,
+                    MakeCallback(&CompletionLog::OnSent, &log),
+                    MakeCallback(&CompletionLog::OnReceived, &log));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log.received.size(), 1, "message received");
+        NS_TEST_ASSERT_MSG_EQ(log.sent.size(), 1, "message acknowledged");
+        NS_TEST_ASSERT_MSG_EQ(log.received[0].tag, 7, "tag carried");
+        double t = log.received[0].doneTime.GetSeconds();
+        double goodput = size * 8.0 / t;
+        // Each packet costs payload + 82 B on the wire (Ethernet 14, IPv4 20, UDP 8,
+        // BTH 12, ICRC 4, FCS 4, preamble and IFG 20).
+        double ideal = rate * m_mtu / (m_mtu + 82.0);
+        double ratio = goodput / ideal;
+        std::cout << "MTU " << m_mtu << ": goodput " << goodput / 1e9 << " Gb/s, ideal "
+                  << ideal / 1e9 << " Gb/s, ratio " << ratio << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(ratio, 1.0, 0.002, "goodput within 0.2% of the formula");
+        // Exact: n frames of payload + 82 B, one RETH (16 B) on the first, one delay.
+        uint64_t packets = size / m_mtu;
+        double expect = (size + packets * 82.0 + 16.0) * 8.0 / rate + delay.GetSeconds();
+        NS_TEST_EXPECT_MSG_EQ_TOL(t, expect, 2e-9, "completion = serialisation + delay (2 ns)");
+        auto tx = f.rdma.GetTransport(0)->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(tx.dataPacketsSent, packets, "one packet per MTU");
+        NS_TEST_EXPECT_MSG_EQ(tx.retransmittedPackets, 0, "no retransmissions on an idle link");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_mtu; //!< path MTU
+};
+
+/**
+ * Messages of awkward sizes in both directions on one queue pair: all complete, in
+ * order, with the right sizes and tags; the QP is created once and reused.
+ */
+class RdmaMessagesTestCase : public TestCase
+{
+  public:
+    RdmaMessagesTestCase()
+        : TestCase("messages of many sizes complete in order, both directions")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PairFixture f("25Gbps", MicroSeconds(1), 1024);
+        CompletionLog log01;
+        CompletionLog log10;
+        std::vector<uint64_t> sizes{1, 255, 1023, 1024, 1025, 4096, 100000, 3 * 1024 * 1024 + 3};
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < sizes.size(); ++i)
+        {
+            f.rdma.Post(0,
+                        1,
+                        sizes[i],
+                        i,
+                        MakeCallback(&CompletionLog::OnSent, &log01),
+                        MakeCallback(&CompletionLog::OnReceived, &log01));
+            f.rdma.Post(1,
+                        0,
+                        sizes[i],
+                        100 + i,
+                        MakeCallback(&CompletionLog::OnSent, &log10),
+                        MakeCallback(&CompletionLog::OnReceived, &log10));
+            total += sizes[i];
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log01.received.size(), sizes.size(), "all received 0->1");
+        NS_TEST_ASSERT_MSG_EQ(log10.received.size(), sizes.size(), "all received 1->0");
+        NS_TEST_ASSERT_MSG_EQ(log01.sent.size(), sizes.size(), "all acknowledged 0->1");
+        for (uint32_t i = 0; i < sizes.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(log01.received[i].tag, i, "in order");
+            NS_TEST_EXPECT_MSG_EQ(log01.received[i].size, sizes[i], "size");
+            NS_TEST_EXPECT_MSG_EQ(log10.received[i].tag, 100 + i, "in order");
+            NS_TEST_EXPECT_MSG_EQ(log01.sent[i].tag, i, "sender completions in order");
+            NS_TEST_EXPECT_MSG_EQ((log01.sent[i].doneTime > log01.received[i].doneTime),
+                                  true,
+                                  "the sender completes after the receiver");
+        }
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            auto t = f.rdma.GetTransport(r);
+            NS_TEST_EXPECT_MSG_EQ(t->GetNQueuePairs(), 1, "one QP per peer, reused");
+            NS_TEST_EXPECT_MSG_EQ(t->GetStats().bytesDelivered, total, "every byte once");
+            NS_TEST_EXPECT_MSG_EQ(t->GetStats().retransmittedPackets, 0, "no loss");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Loss: an ErrorModel on the receiving NIC. Every message completes, each byte is
+ * delivered once and in order, retransmissions are counted, and every frame the
+ * sender sent is accounted for at the receiver.
+ */
+class RdmaLossTestCase : public TestCase
+{
+  public:
+    enum Kind
+    {
+        RANDOM,     //!< RateErrorModel, 1% of packets
+        BURST,      //!< BurstErrorModel, random bursts of 1..30 packets
+        LIST_BURST, //!< 100 consecutive packets
+    };
+
+    RdmaLossTestCase(Kind kind)
+        : TestCase(std::string("loss recovered: ") + (kind == RANDOM
+                                                          ? "1% random"
+                                                          : (kind == BURST ? "random bursts"
+                                                                           : "one burst "
+                                                                             "of 100"))),
+          m_kind(kind)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        PairFixture f("100Gbps", MicroSeconds(1), 4096, MicroSeconds(50));
+        Ptr<ErrorModel> em;
+        if (m_kind == RANDOM)
+        {
+            auto rem = CreateObject<RateErrorModel>();
+            rem->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            rem->SetRate(0.01);
+            rem->AssignStreams(11);
+            em = rem;
+        }
+        else if (m_kind == BURST)
+        {
+            auto bem = CreateObject<BurstErrorModel>();
+            bem->SetAttribute("ErrorRate", DoubleValue(0.002));
+            bem->SetAttribute("BurstSize", StringValue("ns3::UniformRandomVariable[Min=1|Max=30]"));
+            bem->AssignStreams(11);
+            em = bem;
+        }
+        else
+        {
+            auto lem = CreateObject<ReceiveListErrorModel>();
+            std::list<uint32_t> lost;
+            for (uint32_t i = 1000; i < 1100; ++i)
+            {
+                lost.push_back(i);
+            }
+            lem->SetList(lost);
+            em = lem;
+        }
+        f.Nic(1)->SetReceiveErrorModel(em);
+
+        CompletionLog log;
+        const uint32_t messages = 40;
+        const uint64_t size = 1000000 + 17;
+        for (uint32_t i = 0; i < messages; ++i)
+        {
+            f.rdma.Post(0,
+                        1,
+                        size,
+                        i,
+                        MakeCallback(&CompletionLog::OnSent, &log),
+                        MakeCallback(&CompletionLog::OnReceived, &log));
+        }
+        Simulator::Run();
+        auto tx = f.rdma.GetTransport(0)->GetStats();
+        auto rx = f.rdma.GetTransport(1)->GetStats();
+        auto nic = f.Nic(1)->GetCounters();
+        std::cout << GetName() << ": lost " << nic.rxErrorDrops << " of "
+                  << nic.rxErrorDrops + nic.rxFrames << " frames, retransmitted "
+                  << tx.retransmittedPackets << ", NAKs " << rx.naksSent << ", timeouts "
+                  << tx.timeouts << ", duplicates " << rx.duplicatesReceived
+                  << ", out-of-order dropped " << rx.outOfOrderDropped << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(log.received.size(), messages, "every message received");
+        NS_TEST_ASSERT_MSG_EQ(log.sent.size(), messages, "every message acknowledged");
+        for (uint32_t i = 0; i < messages; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(log.received[i].tag, i, "received in order");
+            NS_TEST_EXPECT_MSG_EQ(log.sent[i].tag, i, "acknowledged in order");
+        }
+        NS_TEST_EXPECT_MSG_EQ(rx.bytesDelivered, messages * size, "each byte delivered once");
+        NS_TEST_EXPECT_MSG_GT(nic.rxErrorDrops, 0, "the error model dropped frames");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(tx.retransmittedPackets,
+                                    nic.rxErrorDrops,
+                                    "every lost packet was sent again");
+        // Accounting: every data frame sent reached the receiving NIC or its error model;
+        // every accepted frame was delivered, a duplicate, or dropped beyond a gap.
+        NS_TEST_EXPECT_MSG_EQ(tx.dataPacketsSent,
+                              nic.rxFrames + nic.rxErrorDrops,
+                              "frames sent = received + lost");
+        uint64_t packetsPerMessage = (size + 4095) / 4096;
+        NS_TEST_EXPECT_MSG_EQ(nic.rxFrames,
+                              messages * packetsPerMessage + rx.duplicatesReceived +
+                                  rx.outOfOrderDropped,
+                              "frames received = delivered + duplicates + out of order");
+        NS_TEST_EXPECT_MSG_EQ(tx.dataPacketsSent,
+                              messages * packetsPerMessage + tx.retransmittedPackets,
+                              "frames sent = packets + retransmissions");
+        if (m_kind == RANDOM)
+        {
+            // 1% of about 10k frames: a binomial count, mean ~100, far from 0 and 300.
+            NS_TEST_EXPECT_MSG_GT(nic.rxErrorDrops, 50, "about 1% lost");
+            NS_TEST_EXPECT_MSG_LT(nic.rxErrorDrops, 300, "about 1% lost");
+        }
+        if (m_kind == LIST_BURST)
+        {
+            NS_TEST_EXPECT_MSG_EQ(nic.rxErrorDrops, 100, "the burst of 100");
+        }
+        NS_TEST_EXPECT_MSG_GT(rx.naksSent, 0, "gaps were NAKed");
+        Simulator::Destroy();
+    }
+
+    Kind m_kind; //!< loss pattern
+};
+
+/**
+ * Tail loss: the last packet of a message is lost; no later packet can reveal the
+ * gap, so the retransmission timer recovers it.
+ */
+class RdmaTailLossTestCase : public TestCase
+{
+  public:
+    RdmaTailLossTestCase(uint32_t packets)
+        : TestCase("tail loss recovered by the timer, message of " + std::to_string(packets) +
+                   " packets"),
+          m_packets(packets)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time rto = MicroSeconds(100);
+        PairFixture f("100Gbps", MicroSeconds(1), 4096, rto);
+        auto lem = CreateObject<ReceiveListErrorModel>();
+        lem->SetList({m_packets - 1}); // the last frame of the message
+        f.Nic(1)->SetReceiveErrorModel(lem);
+        CompletionLog log;
+        f.rdma.Post(0,
+                    1,
+                    m_packets * 4096ULL - 100,
+                    1,
+                    MakeCallback(&CompletionLog::OnSent, &log),
+                    MakeCallback(&CompletionLog::OnReceived, &log));
+        Simulator::Run();
+        auto tx = f.rdma.GetTransport(0)->GetStats();
+        auto rx = f.rdma.GetTransport(1)->GetStats();
+        NS_TEST_ASSERT_MSG_EQ(log.received.size(), 1, "received");
+        NS_TEST_ASSERT_MSG_EQ(log.sent.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(tx.timeouts, 1, "one timeout");
+        NS_TEST_EXPECT_MSG_EQ(rx.naksSent, 0, "nothing revealed the gap");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(tx.retransmittedPackets, 1, "resent");
+        NS_TEST_EXPECT_MSG_EQ(rx.bytesDelivered, m_packets * 4096ULL - 100, "bytes once");
+        // The timer runs from the last progress (the ACK before the loss) or the first
+        // send; recovery cannot come before one timeout.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(log.received[0].doneTime, rto, "recovered by the timer");
+        NS_TEST_EXPECT_MSG_LT(log.received[0].doneTime, rto * 2, "within one timeout");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_packets; //!< message size in packets
+};
+
+/**
+ * A receiver that never answers: the QP fails after RetryLimit timeouts and says so
+ * (QpError trace, counter), instead of retrying forever.
+ */
+class RdmaRetryLimitTestCase : public TestCase
+{
+  public:
+    RdmaRetryLimitTestCase()
+        : TestCase("retry limit: the queue pair fails and reports it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PairFixture f("10Gbps", MicroSeconds(1), 4096, MicroSeconds(20));
+        auto rem = CreateObject<RateErrorModel>();
+        rem->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        rem->SetRate(1.0);
+        f.Nic(1)->SetReceiveErrorModel(rem);
+        uint32_t errors = 0;
+        f.rdma.GetTransport(0)->TraceConnectWithoutContext(
+            "QpError",
+            MakeBoundCallback(
+                +[](uint32_t* n, uint32_t, uint32_t) { ++*n; },
+                &errors));
+        CompletionLog log;
+        f.rdma.Post(0, 1, 10000, 1, MakeCallback(&CompletionLog::OnSent, &log));
+        Simulator::Run();
+        auto tx = f.rdma.GetTransport(0)->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(errors, 1, "QpError fired once");
+        NS_TEST_EXPECT_MSG_EQ(tx.qpFailures, 1, "failure counted");
+        NS_TEST_EXPECT_MSG_EQ(tx.timeouts, 8, "RetryLimit 7: the 8th timeout fails the QP");
+        NS_TEST_EXPECT_MSG_EQ(log.sent.size(), 0, "never completed");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Window and round robin: host 0 sends to hosts 1 and 2 through a switch; the two
+ * queue pairs alternate packet by packet, and no QP has more than the window
+ * unacknowledged.
+ */
+class RdmaRoundRobinWindowTestCase : public TestCase
+{
+  public:
+    RdmaRoundRobinWindowTestCase()
+        : TestCase("round robin over queue pairs, bytes-in-flight window")
+    {
+    }
+
+  private:
+    static void OnDataTx(std::vector<uint32_t>* order, uint32_t qpn, uint64_t)
+    {
+        order->push_back(qpn);
+    }
+
+    void DoRun() override
+    {
+        NodeContainer hosts;
+        hosts.Create(3);
+        Ptr<Node> sw = CreateObject<Node>();
+        RocePointToPointHelper wire;
+        wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+        wire.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        Ptr<RoceTestSwitch> fabric = Create<RoceTestSwitch>(1);
+        NetDeviceContainer nics;
+        for (uint32_t h = 0; h < 3; ++h)
+        {
+            NetDeviceContainer d = wire.Install(hosts.Get(h), sw);
+            nics.Add(d.Get(0));
+            uint32_t port = fabric->AddPort(DynamicCast<RoceNetDevice>(d.Get(1)));
+            fabric->AddRoute(DynamicCast<RoceNetDevice>(d.Get(0))->GetIpv4Address(), port);
+        }
+        RdmaHelper rdma;
+        const uint64_t window = 8 * 4096;
+        rdma.SetTransportAttribute("MaxBytesInFlight", UintegerValue(window));
+        rdma.SetTransportAttribute("AckInterval", UintegerValue(2));
+        rdma.Install(nics);
+        std::vector<uint32_t> order;
+        Ptr<RdmaTransport> t0 = rdma.GetTransport(0);
+        t0->TraceConnectWithoutContext("DataTx", MakeBoundCallback(&OnDataTx, &order));
+        uint64_t maxInFlight = 0;
+        CompletionLog log;
+        const uint64_t size = 4 << 20;
+        rdma.Post(0, 1, size, 1, MakeCallback(&CompletionLog::OnSent, &log));
+        rdma.Post(0, 2, size, 2, MakeCallback(&CompletionLog::OnSent, &log));
+        // Sample the window every microsecond.
+        std::function<void()> sample = [&]() {
+            for (uint32_t q = 0; q < t0->GetNQueuePairs(); ++q)
+            {
+                const auto& qp = t0->GetQueuePair(q);
+                maxInFlight = std::max(maxInFlight, qp.GetSndNxt() - qp.GetSndUna());
+            }
+            if (log.sent.size() < 2)
+            {
+                Simulator::Schedule(NanoSeconds(100), sample);
+            }
+        };
+        Simulator::Schedule(NanoSeconds(1), sample);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log.sent.size(), 2, "both complete");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(maxInFlight, window / 4096, "window respected");
+        NS_TEST_EXPECT_MSG_EQ(maxInFlight, window / 4096, "window reached");
+        // Round robin: while both QPs have data, the same QP never sends twice in a
+        // row unless the other is window-blocked; count the share of the first half.
+        uint64_t n0 = 0;
+        for (std::size_t i = 0; i < order.size() / 2; ++i)
+        {
+            n0 += (order[i] == 0);
+        }
+        double share = static_cast<double>(n0) / static_cast<double>(order.size() / 2);
+        std::cout << "round robin share of QP 0 over the first half: " << share
+                  << ", max in flight " << maxInFlight << " packets" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(share, 0.5, 0.01, "equal shares within 1%");
+        fabric->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/// The suite.
+class RdmaTransportTestSuite : public TestSuite
+{
+  public:
+    RdmaTransportTestSuite()
+        : TestSuite("ai-fabric-rdma-transport", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new RdmaGoodputTestCase(1024), TestCase::QUICK);
+        AddTestCase(new RdmaGoodputTestCase(4096), TestCase::QUICK);
+        AddTestCase(new RdmaMessagesTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::RANDOM), TestCase::QUICK);
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::BURST), TestCase::QUICK);
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::LIST_BURST), TestCase::QUICK);
+        AddTestCase(new RdmaTailLossTestCase(16), TestCase::QUICK);
+        AddTestCase(new RdmaTailLossTestCase(1), TestCase::QUICK);
+        AddTestCase(new RdmaRetryLimitTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaRoundRobinWindowTestCase(), TestCase::QUICK);
+    }
+};
+
+static RdmaTransportTestSuite g_rdmaTransportTestSuite; //!< registers the suite
