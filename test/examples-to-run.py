@@ -3,6 +3,7 @@
 # C++ examples that test.py runs as regression tests (ctest runs the same list out
 # of tree). Each tuple is (example name with arguments, do_run, do_valgrind_run).
 cpp_examples = [
+    ("rdma-point-to-point --size=1000000", "True", "True"),
 ]
 
 # Python examples test.py runs: (example name, do_run).
