@@ -51,6 +51,12 @@ ScheduledLeafSwitch::GetTypeId()
                           UintegerValue(16),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_cellHeader),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CellSize",
+                          "Whole cell size, header included; if not 0 it overrides "
+                          "CellPayload (CellPayload = CellSize - CellHeader)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_cellSize),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("VariableLastCell",
                           "The last cell of a packet carries only its remaining bytes "
                           "(false: every cell is padded to CellPayload)",
@@ -90,10 +96,16 @@ ScheduledLeafSwitch::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&ScheduledLeafSwitch::m_detectionDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("RequestInterval",
+                          "A VOQ sends at most one credit request per interval (requests "
+                          "are cumulative, so later ones cover the bytes in between)",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&ScheduledLeafSwitch::m_requestInterval),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("RequestQuantum",
-                          "A VOQ sends a new credit request when this many bytes are "
-                          "unreported, or when less than this is requested and not granted",
-                          UintegerValue(4096),
+                          "A VOQ sends a credit request at once, whatever RequestInterval "
+                          "says, when this many bytes are unreported",
+                          UintegerValue(64 * 1024),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_requestQuantum),
                           MakeUintegerChecker<uint32_t>(1))
             // Eight traffic classes (VOQs) per egress port, as Jericho-family devices.
@@ -173,9 +185,14 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     cluster.Validate();
     NS_ABORT_MSG_IF(index >= cluster.leaves,
                     "ScheduledLeafSwitch: leaf index " << index << " out of range");
+    if (m_cellSize != 0)
+    {
+        NS_ABORT_MSG_IF(m_cellHeader >= m_cellSize,
+                        "CellHeader=" << m_cellHeader
+                                      << " must be smaller than CellSize=" << m_cellSize);
+        m_cellPayload = m_cellSize - m_cellHeader;
+    }
     NS_ABORT_MSG_IF(m_cellPayload < 1, "CellPayload must be at least 1 byte, got CellPayload=0");
-    NS_ABORT_MSG_IF(m_cellHeader >= m_cellPayload + m_cellHeader,
-                    "CellHeader=" << m_cellHeader << " must be smaller than the cell size");
     NS_ABORT_MSG_IF(cluster.leaves > std::numeric_limits<uint16_t>::max() ||
                         cluster.hostsPerLeaf > std::numeric_limits<uint16_t>::max(),
                     "ScheduledLeafSwitch: at most 65535 leaves and host ports per leaf");
@@ -200,10 +217,14 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_voq->SetPfcCallback(MakeCallback(&ScheduledLeafSwitch::Pfc, this));
     m_reported.assign(voqs, 0);
     m_grantSeen.assign(voqs, 0);
+    m_lastRequest.assign(voqs, std::numeric_limits<int64_t>::min() / 2);
+    m_requestPending.assign(voqs, 0);
     m_nextPacketId.assign(m_leaves, 0);
     m_timers.assign(m_leaves, EventId());
     m_spray.assign(m_leaves, std::vector<uint32_t>());
-    m_sprayCursor.assign(m_leaves, 0);
+    // Leaves start their round robin at different links, so synchronised first
+    // cells from many leaves do not all meet at the same spine.
+    m_sprayCursor.assign(m_leaves, index);
 }
 
 void
@@ -335,12 +356,25 @@ ScheduledLeafSwitch::MaybeRequest(uint32_t voq)
     {
         return;
     }
-    // One request per RequestQuantum bytes under load, but never leave the
-    // scheduler short of demand: report as soon as outstanding requests run low.
-    if (enqueued - reported < m_requestQuantum && reported - m_grantSeen[voq] >= m_requestQuantum)
+    // Requests are cumulative, so they can be coalesced: at most one per
+    // RequestInterval per VOQ, unless RequestQuantum bytes are unreported. A VOQ
+    // that has been quiet for an interval asks at once (no added latency).
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (enqueued - reported < m_requestQuantum &&
+        now - m_lastRequest[voq] < m_requestInterval.GetTimeStep())
     {
+        if (!m_requestPending[voq])
+        {
+            m_requestPending[voq] = 1;
+            Simulator::Schedule(
+                TimeStep(m_lastRequest[voq] + m_requestInterval.GetTimeStep() - now),
+                &ScheduledLeafSwitch::DeferredRequest,
+                this,
+                voq);
+        }
         return;
     }
+    m_lastRequest[voq] = now;
     m_reported[voq] = enqueued;
     const uint8_t tc = voq % m_nTcs;
     const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
@@ -360,6 +394,13 @@ ScheduledLeafSwitch::MaybeRequest(uint32_t voq)
     cell.wireBytes = m_controlCellBytes;
     cell.bytes = enqueued;
     SendToFabric(cell);
+}
+
+void
+ScheduledLeafSwitch::DeferredRequest(uint32_t voq)
+{
+    m_requestPending[voq] = 0;
+    MaybeRequest(voq);
 }
 
 void

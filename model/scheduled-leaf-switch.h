@@ -168,6 +168,8 @@ class ScheduledLeafSwitch : public Object
     void ReceiveCell(uint32_t port, const FabricCell& cell);
     /// Send a request for a VOQ if its unreported demand warrants one.
     void MaybeRequest(uint32_t voq);
+    /// A coalesced request is due.
+    void DeferredRequest(uint32_t voq);
     /// A grant for a VOQ.
     void HandleGrant(uint32_t voq, uint64_t cumulative);
     /// Dequeue everything that has credit and send it.
@@ -196,12 +198,14 @@ class ScheduledLeafSwitch : public Object
     // Attributes
     uint32_t m_cellPayload;        //!< CellPayload
     uint32_t m_cellHeader;         //!< CellHeader
+    uint32_t m_cellSize;           //!< CellSize
     bool m_variableLastCell;       //!< VariableLastCell
     uint32_t m_controlCellBytes;   //!< ControlCellSize
     SprayMode m_sprayMode;         //!< SprayMode
     Time m_reassemblyTimeout;      //!< ReassemblyTimeout
     uint32_t m_reorderWindow;      //!< ReorderWindow
     Time m_detectionDelay;         //!< LinkDetectionDelay
+    Time m_requestInterval;        //!< RequestInterval
     uint32_t m_requestQuantum;     //!< RequestQuantum
     uint32_t m_nTcs;               //!< NumTrafficClasses
     UnroutableAction m_unroutable; //!< UnroutableAction
@@ -225,6 +229,8 @@ class ScheduledLeafSwitch : public Object
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
     std::unique_ptr<CellReassembler> m_reassembler;  //!< egress reassembly
     std::vector<uint64_t> m_reported;                //!< per VOQ: cumulative bytes requested
+    std::vector<int64_t> m_lastRequest;              //!< per VOQ: time of the last request
+    std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
     std::vector<uint64_t> m_grantSeen;               //!< per VOQ: cumulative bytes granted
     std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf
     std::vector<EventId> m_timers;                   //!< reassembly timer per source

@@ -1,0 +1,136 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "udp-line-rate-source.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("UdpLineRateSource");
+NS_OBJECT_ENSURE_REGISTERED(UdpLineRateSource);
+
+TypeId
+UdpLineRateSource::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::UdpLineRateSource")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<UdpLineRateSource>()
+            .AddAttribute("PacketSize",
+                          "IPv4 packet size in bytes (IPv4 and UDP headers included, 28..9000)",
+                          UintegerValue(1462),
+                          MakeUintegerAccessor(&UdpLineRateSource::m_packetSize),
+                          MakeUintegerChecker<uint32_t>(28, 9000))
+            .AddAttribute("Dscp",
+                          "IPv4 DSCP (the traffic class is DSCP >> 3)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&UdpLineRateSource::m_dscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("MaxBytes",
+                          "Stop after this many IPv4 bytes (0: no limit)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&UdpLineRateSource::m_maxBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("DestinationPort",
+                          "UDP destination port",
+                          UintegerValue(4791),
+                          MakeUintegerAccessor(&UdpLineRateSource::m_port),
+                          MakeUintegerChecker<uint16_t>())
+            .AddTraceSource("Tx",
+                            "A packet was handed to the NIC",
+                            MakeTraceSourceAccessor(&UdpLineRateSource::m_txTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+UdpLineRateSource::UdpLineRateSource()
+{
+}
+
+void
+UdpLineRateSource::DoDispose()
+{
+    m_nic = nullptr;
+    Object::DoDispose();
+}
+
+void
+UdpLineRateSource::Setup(Ptr<RoceNetDevice> nic, Ipv4Address destination)
+{
+    NS_ABORT_MSG_IF(!nic, "UdpLineRateSource: no NIC");
+    m_nic = nic;
+    m_dst = destination;
+}
+
+void
+UdpLineRateSource::Start(Time at)
+{
+    Simulator::Schedule(at - Simulator::Now(), &UdpLineRateSource::DoStart, this);
+}
+
+void
+UdpLineRateSource::Stop(Time at)
+{
+    Simulator::Schedule(at - Simulator::Now(), [this]() { m_running = false; });
+}
+
+void
+UdpLineRateSource::DoStart()
+{
+    m_running = true;
+    m_nic->SetPullCallback(RoceNetDevice::PriorityFromDscp(m_dscp),
+                           MakeCallback(&UdpLineRateSource::Pull, this));
+    m_nic->NotifyTxReady();
+}
+
+Ptr<Packet>
+UdpLineRateSource::Pull(uint8_t /* priority */)
+{
+    if (!m_running || (m_maxBytes > 0 && m_bytes + m_packetSize > m_maxBytes))
+    {
+        return nullptr;
+    }
+    Ptr<Packet> p = Create<Packet>(m_packetSize - 28);
+    UdpHeader udp;
+    udp.SetSourcePort(49152);
+    udp.SetDestinationPort(m_port);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_nic->GetIpv4Address());
+    ip.SetDestination(m_dst);
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(m_dscp));
+    ip.SetIdentification(static_cast<uint16_t>(m_packets));
+    ip.SetPayloadSize(m_packetSize - 20);
+    p->AddHeader(ip);
+    m_packets++;
+    m_bytes += m_packetSize;
+    m_txTrace(p);
+    return p;
+}
+
+uint64_t
+UdpLineRateSource::GetPacketsSent() const
+{
+    return m_packets;
+}
+
+uint64_t
+UdpLineRateSource::GetBytesSent() const
+{
+    return m_bytes;
+}
+
+} // namespace ns3

@@ -1,0 +1,500 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// End-to-end tests of the scheduled fabric on RoceNetDevice host links, driven by
+// UdpLineRateSource (IPv4/UDP at line rate through the host NIC's pull interface).
+//
+// Arithmetic used by the bounds below (IPv4 packet P = 1462 bytes):
+//  - host link: a frame is P + 14 (Ethernet) + 4 (FCS) + 20 (preamble, IFG) = P + 38
+//    bytes on the wire, so IPv4 goodput = rate x P / (P + 38); with P + 38 = 1500
+//    every frame takes a whole number of nanoseconds at 100 Gb/s (120 ns).
+//  - fabric: variable last cell, payload C = 256, header H = 16:
+//    efficiency = P / (P + ceil(P / C) x H) = 1462 / 1558.
+
+#include "ns3/cell-spine-switch.h"
+#include "ns3/credit-scheduler.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/scheduled-fabric-helper.h"
+#include "ns3/scheduled-leaf-switch.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/udp-line-rate-source.h"
+#include "ns3/uinteger.h"
+#include "ns3/voq-queue-disc.h"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint32_t PACKET = 1462; //!< IPv4 bytes per packet (1500 on the wire)
+
+/// Counts IPv4 bytes arriving at one host, per source host, inside a window.
+class HostSink
+{
+  public:
+    HostSink(const ClusterDescription& cluster, Time from, Time to)
+        : m_cluster(cluster),
+          m_from(from),
+          m_to(to),
+          m_windowBytes(cluster.GetHosts(), 0),
+          m_totalBytes(cluster.GetHosts(), 0)
+    {
+    }
+
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+    {
+        Ipv4Header ip;
+        p->PeekHeader(ip);
+        const uint32_t src = m_cluster.GetHostIndex(ip.GetSource());
+        const Time now = Simulator::Now();
+        m_totalBytes.at(src) += p->GetSize();
+        m_totalPackets++;
+        if (now >= m_from && now < m_to)
+        {
+            m_windowBytes[src] += p->GetSize();
+        }
+        return true;
+    }
+
+    /// \return bits per second received from a source inside the window
+    double Rate(uint32_t src) const
+    {
+        return m_windowBytes[src] * 8.0 / (m_to - m_from).GetSeconds();
+    }
+
+    /// \return bits per second received from all sources inside the window
+    double TotalRate() const
+    {
+        return std::accumulate(m_windowBytes.begin(), m_windowBytes.end(), 0.0) * 8.0 /
+               (m_to - m_from).GetSeconds();
+    }
+
+    uint64_t m_totalPackets{0};
+
+  private:
+    ClusterDescription m_cluster;
+    Time m_from;
+    Time m_to;
+    std::vector<uint64_t> m_windowBytes;
+    std::vector<uint64_t> m_totalBytes;
+};
+
+/// One fabric run: a cluster, flows between hosts, a measurement window.
+struct FabricRun
+{
+    ClusterDescription cluster;
+    std::vector<std::pair<uint32_t, uint32_t>> flows;
+    Time stop{MicroSeconds(250)};
+    Time end{MicroSeconds(400)};
+    Time from{MicroSeconds(50)};
+    Time to{MicroSeconds(250)};
+    std::function<void(ScheduledFabricHelper&)> configure;
+    Time stagger{0}; //!< flow k starts at 100 ns + k x stagger
+
+    ScheduledFabricHelper helper;
+    std::vector<std::unique_ptr<HostSink>> sinks;
+    std::vector<Ptr<UdpLineRateSource>> sources;
+    ScheduledFabricHelper::Totals totals;
+
+    void Execute()
+    {
+        if (configure)
+        {
+            configure(helper);
+        }
+        helper.Install(cluster);
+        helper.AssignStreams(1);
+        for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+        {
+            sinks.push_back(std::make_unique<HostSink>(cluster, from, to));
+            helper.GetHostDevice(h)->SetReceiveCallback(
+                MakeCallback(&HostSink::Receive, sinks.back().get()));
+        }
+        for (auto& [src, dst] : flows)
+        {
+            auto source = CreateObject<UdpLineRateSource>();
+            source->SetAttribute("PacketSize", UintegerValue(PACKET));
+            source->Setup(helper.GetHostDevice(src), cluster.GetHostAddress(dst));
+            source->Start(NanoSeconds(100) + stagger * sources.size());
+            source->Stop(stop);
+            sources.push_back(source);
+        }
+        Simulator::Stop(end);
+        Simulator::Run();
+        totals = helper.GetTotals();
+    }
+
+    ~FabricRun()
+    {
+        sources.clear();
+        Simulator::Destroy();
+    }
+};
+
+ClusterDescription
+SmallCluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
+{
+    ClusterDescription c;
+    c.leaves = leaves;
+    c.hostsPerLeaf = hostsPerLeaf;
+    c.spines = spines;
+    c.hostLinkRate = DataRate("100Gbps");
+    c.fabricLinkRate = DataRate("100Gbps");
+    return c;
+}
+
+double
+HostGoodput(const ClusterDescription& c)
+{
+    return c.hostLinkRate.GetBitRate() * double(PACKET) / (PACKET + 38);
+}
+
+double
+CellEfficiency()
+{
+    return double(PACKET) / (PACKET + std::ceil(PACKET / 256.0) * 16);
+}
+
+} // namespace
+
+/// Base of the fabric test cases: shared checks.
+class FabricTestCase : public TestCase
+{
+  public:
+    FabricTestCase(std::string name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /// Every packet offered was delivered or counted as dropped; no bytes left behind.
+    void CheckConservation(const ScheduledFabricHelper::Totals& t, bool expectDrained)
+    {
+        NS_TEST_EXPECT_MSG_EQ(t.offeredPackets,
+                              t.deliveredPackets + t.GetDroppedPackets() +
+                                  (expectDrained ? 0 : t.queuedBytes / PACKET),
+                              "offered = delivered + counted drops");
+        // Granted credit is either used (dequeued) or still waiting at the VOQ.
+        NS_TEST_EXPECT_MSG_EQ(t.grantedBytes,
+                              t.dequeuedBytes + t.waitingCreditBytes,
+                              "granted = dequeued + waiting");
+        if (expectDrained)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.queuedBytes, 0, "VOQs drained");
+            if (t.GetDroppedPackets() == 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(t.offeredBytes,
+                                      t.deliveredBytes,
+                                      "bytes offered = delivered");
+            }
+        }
+    }
+};
+
+/// One flow across the fabric: goodput within 0.5% of the bound.
+class OneFlowTestCase : public FabricTestCase
+{
+  public:
+    OneFlowTestCase(uint32_t spines)
+        : FabricTestCase("one flow, " + std::to_string(spines) + " spine(s): goodput vs bound"),
+          m_spines(spines)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(2, 1, m_spines);
+        run.flows = {{0, 1}};
+        run.Execute();
+        // bound = min(host link goodput, fabric capacity x cell efficiency); tolerance 0.5%
+        const double fabric = m_spines * run.cluster.fabricLinkRate.GetBitRate() * CellEfficiency();
+        const double bound = std::min(HostGoodput(run.cluster), fabric);
+        const double got = run.sinks[1]->Rate(0);
+        std::cout << "one flow S=" << m_spines << ": " << got / 1e9 << " Gb/s, bound "
+                  << bound / 1e9 << " (host " << HostGoodput(run.cluster) / 1e9 << ", fabric "
+                  << fabric / 1e9 << "), ratio " << got / bound << "; leaf 0 port 0 cells "
+                  << run.helper.GetLeaf(0)->GetFabricPort(0)->GetCellsSent() << " data "
+                  << run.helper.GetLeaf(0)->GetFabricPort(0)->GetDataCellsSent() << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(got / bound, 1.0, 0.005, "goodput within 0.5% of the bound");
+        NS_TEST_EXPECT_MSG_EQ(run.totals.GetDroppedPackets(), 0, "no drops");
+        NS_TEST_EXPECT_MSG_EQ(run.totals.spineDroppedCells + run.totals.linkLostCells,
+                              0,
+                              "no cell loss");
+    }
+
+    uint32_t m_spines;
+};
+
+/// N:1 incast, one sender per leaf: zero drops, egress busy, fairness, spine queues.
+class IncastTestCase : public FabricTestCase
+{
+  public:
+    IncastTestCase(uint32_t staggerNs)
+        : FabricTestCase("N:1 incast, N = 2..16, senders start " + std::to_string(staggerNs) +
+                         " ns apart"),
+          m_stagger(staggerNs)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint64_t highWaterMax = 0;
+        for (uint32_t n = 2; n <= 16; ++n)
+        {
+            FabricRun run;
+            run.cluster = SmallCluster(n + 1, 1, 4);
+            run.stagger = NanoSeconds(m_stagger);
+            for (uint32_t s = 1; s <= n; ++s)
+            {
+                run.flows.emplace_back(s, 0);
+            }
+            run.Execute();
+            const HostSink& sink = *run.sinks[0];
+            const double bound = HostGoodput(run.cluster);
+            std::vector<double> shares;
+            double sum = 0;
+            double sumSq = 0;
+            for (uint32_t s = 1; s <= n; ++s)
+            {
+                const double r = sink.Rate(s);
+                shares.push_back(r / sink.TotalRate());
+                sum += r;
+                sumSq += r * r;
+            }
+            const double jain = sum * sum / (n * sumSq);
+            const auto [minIt, maxIt] = std::minmax_element(shares.begin(), shares.end());
+            const uint64_t hw = run.totals.spineQueueHighWater;
+            highWaterMax = std::max(highWaterMax, hw);
+            std::cout << "incast (stagger " << m_stagger << " ns) N=" << n << ": egress "
+                      << sink.TotalRate() / 1e9 << " Gb/s (" << sink.TotalRate() / bound
+                      << " of bound), share min " << *minIt * n << "/N max " << *maxIt * n
+                      << "/N, Jain " << jain << ", spine high water " << hw << " B, drops "
+                      << run.totals.GetDroppedPackets() << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(run.totals.GetDroppedPackets(), 0, "zero drops");
+            NS_TEST_EXPECT_MSG_EQ(run.totals.spineDroppedCells + run.totals.linkLostCells,
+                                  0,
+                                  "zero cell drops");
+            // egress busy >= 99% of its goodput bound
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(sink.TotalRate(), 0.99 * bound, "egress busy");
+            for (double share : shares)
+            {
+                // each sender within 2% of 1/N (relative)
+                NS_TEST_EXPECT_MSG_EQ_TOL(share * n, 1.0, 0.02, "fair share");
+            }
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(jain, 0.99, "Jain's index");
+            // A small constant: with desynchronised senders one data cell (272 B) plus
+            // one control cell (64 B), whatever N (bound: 2 full cells). With every
+            // sender started in the same nanosecond their coalesced credit requests
+            // stay synchronised and meet at a spine: at most one 64-B request per
+            // sender on top of that (272 + 64 N), and never above 16 full cells.
+            const uint64_t limit = m_stagger > 0 ? 2 * 272 : 272 + 64 * n;
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, limit, "spine queue high-water mark");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, 16 * 272, "spine queue high-water mark");
+        }
+        std::cout << "incast (stagger " << m_stagger
+                  << " ns): largest spine high water over N = 2..16: " << highWaterMax << " B"
+                  << std::endl;
+    }
+
+    uint32_t m_stagger;
+};
+
+/// Permutation across all hosts (with same-leaf pairs): every flow >= 97% of host goodput.
+class PermutationTestCase : public FabricTestCase
+{
+  public:
+    PermutationTestCase()
+        : FabricTestCase("permutation across all hosts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(4, 2, 4);
+        const uint32_t hosts = run.cluster.GetHosts();
+        // i -> i+1: hosts 2k -> 2k+1 share a leaf, 2k+1 -> 2k+2 cross the fabric.
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            run.flows.emplace_back(h, (h + 1) % hosts);
+        }
+        run.Execute();
+        const double bound = HostGoodput(run.cluster);
+        double worst = 1e9;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            const double r = run.sinks[(h + 1) % hosts]->Rate(h);
+            worst = std::min(worst, r / bound);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r, 0.97 * bound, "flow " << h << " >= 97% of host goodput");
+        }
+        std::cout << "permutation: worst flow " << worst << " of host goodput" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(run.totals.GetDroppedPackets(), 0, "zero drops");
+        NS_TEST_EXPECT_MSG_EQ(run.totals.spineDroppedCells + run.totals.linkLostCells,
+                              0,
+                              "no cell loss");
+    }
+};
+
+/// Spraying: one flow's data cells spread evenly over every fabric link.
+class SprayTestCase : public FabricTestCase
+{
+  public:
+    SprayTestCase(std::string mode)
+        : FabricTestCase("spray " + mode + ": cells within 1% of equal over S spines x 2 links"),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(2, 1, 4);
+        run.cluster.linksPerLeafSpine = 2;
+        run.flows = {{0, 1}};
+        run.stop = MicroSeconds(150);
+        run.end = MicroSeconds(300);
+        const std::string mode = m_mode;
+        run.configure = [mode](ScheduledFabricHelper& h) {
+            h.SetLeafAttribute("SprayMode", StringValue(mode));
+        };
+        run.Execute();
+        Ptr<ScheduledLeafSwitch> leaf = run.helper.GetLeaf(0);
+        std::vector<double> cells;
+        for (uint32_t p = 0; p < leaf->GetNFabricPorts(); ++p)
+        {
+            cells.push_back(leaf->GetFabricPort(p)->GetDataCellsSent());
+        }
+        const double mean = std::accumulate(cells.begin(), cells.end(), 0.0) / cells.size();
+        const auto [lo, hi] = std::minmax_element(cells.begin(), cells.end());
+        std::cout << "spray " << m_mode << ": " << cells.size() << " links, mean " << mean
+                  << " cells, min " << *lo << " max " << *hi << std::endl;
+        NS_TEST_EXPECT_MSG_GT(mean, 500, "enough cells to judge");
+        for (double c : cells)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(c / mean, 1.0, 0.01, "within 1% of equal");
+        }
+    }
+
+    std::string m_mode;
+};
+
+/// Conservation after a drained incast run.
+class ConservationTestCase : public FabricTestCase
+{
+  public:
+    ConservationTestCase()
+        : FabricTestCase("conservation: granted = dequeued + waiting; offered = delivered + drops")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(3, 2, 2);
+        run.flows = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 1}};
+        run.stop = MicroSeconds(60);
+        run.end = MicroSeconds(1000);
+        run.Execute();
+        const auto& t = run.totals;
+        std::cout << "conservation: offered " << t.offeredPackets << " delivered "
+                  << t.deliveredPackets << " granted " << t.grantedBytes << " dequeued "
+                  << t.dequeuedBytes << " waiting " << t.waitingCreditBytes << std::endl;
+        NS_TEST_EXPECT_MSG_GT(t.offeredPackets, 100, "traffic was offered");
+        CheckConservation(t, true);
+        uint64_t sent = 0;
+        for (auto& s : run.sources)
+        {
+            sent += s->GetPacketsSent();
+        }
+        NS_TEST_EXPECT_MSG_EQ(sent, t.offeredPackets, "every packet sent reached its leaf");
+        uint64_t received = 0;
+        for (auto& s : run.sinks)
+        {
+            received += s->m_totalPackets;
+        }
+        NS_TEST_EXPECT_MSG_EQ(received,
+                              t.deliveredPackets,
+                              "every packet delivered reached its host");
+    }
+};
+
+/// A fabric link fails: cells in flight are lost and counted, packets time out at
+/// reassembly and are counted, traffic moves to the other links.
+class LinkFailureTestCase : public FabricTestCase
+{
+  public:
+    LinkFailureTestCase()
+        : FabricTestCase("fabric link failure: losses counted, spraying moves on")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(2, 1, 4);
+        run.flows = {{0, 1}};
+        run.stop = MicroSeconds(300);
+        run.end = MicroSeconds(700);
+        run.from = MicroSeconds(200);
+        run.to = MicroSeconds(300);
+        run.helper.SetLeafAttribute("ReassemblyTimeout", TimeValue(MicroSeconds(20)));
+        // Link (leaf 0, spine 1) fails at 100 us; the event looks the link up when it fires.
+        Simulator::Schedule(MicroSeconds(100),
+                            [&run]() { run.helper.GetFabricChannel(0, 1, 0)->SetUp(false); });
+        run.Execute();
+        const auto& t = run.totals;
+        const double bound = HostGoodput(run.cluster);
+        const double got = run.sinks[1]->Rate(0);
+        std::cout << "link failure: lost cells " << t.linkLostCells << ", reassembly timeouts "
+                  << t.reassemblyTimeouts << ", offered " << t.offeredPackets << ", delivered "
+                  << t.deliveredPackets << ", goodput after recovery " << got / bound << " of bound"
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_GT(t.linkLostCells, 0, "cells lost on the failed link are counted");
+        NS_TEST_EXPECT_MSG_GT(t.reassemblyTimeouts, 0, "their packets time out and are counted");
+        CheckConservation(t, true);
+        // after detection the 3 remaining spines carry the flow at the host bound (1%)
+        NS_TEST_EXPECT_MSG_EQ_TOL(got / bound, 1.0, 0.01, "goodput recovers");
+    }
+};
+
+/// The ns-3 suite of the scheduled fabric.
+class ScheduledFabricTestSuite : public TestSuite
+{
+  public:
+    ScheduledFabricTestSuite()
+        : TestSuite("ai-fabric-scheduled-fabric", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new OneFlowTestCase(2), TestCase::QUICK);
+        AddTestCase(new OneFlowTestCase(1), TestCase::QUICK);
+        AddTestCase(new IncastTestCase(0), TestCase::QUICK);
+        AddTestCase(new IncastTestCase(37), TestCase::QUICK);
+        AddTestCase(new PermutationTestCase(), TestCase::QUICK);
+        AddTestCase(new SprayTestCase("RoundRobin"), TestCase::QUICK);
+        AddTestCase(new SprayTestCase("LeastLoaded"), TestCase::QUICK);
+        AddTestCase(new ConservationTestCase(), TestCase::QUICK);
+        AddTestCase(new LinkFailureTestCase(), TestCase::QUICK);
+    }
+};
+
+/// Static instance.
+static ScheduledFabricTestSuite g_scheduledFabricTestSuite;
