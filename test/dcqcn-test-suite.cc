@@ -1,0 +1,150 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// ai-fabric-dcqcn: two DCQCN senders into one ECN-marking bottleneck converge to
+// equal shares; rates never exceed the line rate; CNPs are counted end to end.
+
+#include "roce-test-switch.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace ns3;
+
+/**
+ * Hosts 0 and 1 send to host 2 through a switch whose port to host 2 marks CE
+ * (RED-like on its queue bytes). Host 0 starts alone; host 1 joins later. Over the
+ * last part of the run each sender gets half of the bottleneck within 10%.
+ */
+class DcqcnConvergenceTestCase : public TestCase
+{
+  public:
+    DcqcnConvergenceTestCase()
+        : TestCase("two DCQCN senders converge to equal shares")
+    {
+    }
+
+  private:
+    static void OnRate(double* maxRate, uint32_t, double rate)
+    {
+        *maxRate = std::max(*maxRate, rate);
+    }
+
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        const std::string rateString = "40Gbps";
+        const double rate = 40e9;
+        NodeContainer hosts;
+        hosts.Create(3);
+        Ptr<Node> sw = CreateObject<Node>();
+        RocePointToPointHelper wire;
+        wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rateString)));
+        wire.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        Ptr<RoceTestSwitch> fabric = Create<RoceTestSwitch>(3);
+        // Marking thresholds scaled with the rate (100 KB / 400 KB per 25 Gb/s).
+        fabric->SetEcn(160000, 640000, 0.2);
+        NetDeviceContainer nics;
+        for (uint32_t h = 0; h < 3; ++h)
+        {
+            NetDeviceContainer d = wire.Install(hosts.Get(h), sw);
+            nics.Add(d.Get(0));
+            uint32_t port = fabric->AddPort(DynamicCast<RoceNetDevice>(d.Get(1)));
+            fabric->AddRoute(DynamicCast<RoceNetDevice>(d.Get(0))->GetIpv4Address(), port);
+        }
+        RdmaHelper rdma;
+        rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+        rdma.Install(nics);
+        double maxRate = 0;
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            rdma.GetTransport(r)->TraceConnectWithoutContext("RateChange",
+                                                             MakeBoundCallback(&OnRate, &maxRate));
+        }
+        const uint64_t huge = 1ULL << 40; // never finishes within the run
+        rdma.Post(0, 2, huge, 0, RdmaCompletionCallback());
+        const Time join = MilliSeconds(2);
+        Simulator::Schedule(join, [&]() { rdma.Post(1, 2, huge, 1, RdmaCompletionCallback()); });
+
+        const Time from = MilliSeconds(40);
+        const Time to = MilliSeconds(60);
+        Ptr<RdmaTransport> rx = rdma.GetTransport(2);
+        std::vector<uint64_t> atFrom(2);
+        std::vector<uint64_t> atTo(2);
+        auto sample = [&](std::vector<uint64_t>* v) {
+            for (uint32_t s = 0; s < 2; ++s)
+            {
+                (*v)[s] = rx->GetQueuePair(rx->FindQueuePair(s)).GetDeliveredBytes();
+            }
+        };
+        Simulator::Schedule(from, [&]() { sample(&atFrom); });
+        Simulator::Schedule(to, [&]() { sample(&atTo); });
+        // The bottleneck queue (switch port to host 2, data priority 3), sampled.
+        Ptr<RoceNetDevice> bottleneck = DynamicCast<RoceNetDevice>(sw->GetDevice(2));
+        uint64_t maxQueue = 0;
+        std::function<void()> watch = [&]() {
+            maxQueue = std::max(maxQueue, bottleneck->GetQueueBytes(3));
+            Simulator::Schedule(MicroSeconds(10), watch);
+        };
+        Simulator::Schedule(from, watch);
+        Simulator::Stop(to + NanoSeconds(1));
+        Simulator::Run();
+
+        double b0 = static_cast<double>(atTo[0] - atFrom[0]);
+        double b1 = static_cast<double>(atTo[1] - atFrom[1]);
+        double share0 = b0 / (b0 + b1);
+        double total = (b0 + b1) * 8 / (to - from).GetSeconds();
+        auto s0 = rdma.GetTransport(0)->GetStats();
+        auto s1 = rdma.GetTransport(1)->GetStats();
+        auto sr = rx->GetStats();
+        std::cout << "DCQCN: share of sender 0 " << share0 << ", bottleneck goodput " << total / 1e9
+                  << " Gb/s, rates now " << rdma.GetTransport(0)->GetQpRate(0) / 1e9 << " / "
+                  << rdma.GetTransport(1)->GetQpRate(0) / 1e9 << " Gb/s, max rate " << maxRate / 1e9
+                  << " Gb/s, CE marks " << fabric->GetMarked() << ", CNPs sent " << sr.cnpsSent
+                  << ", received " << s0.cnpsReceived << " + " << s1.cnpsReceived << ", max queue "
+                  << maxQueue << " B" << std::endl;
+        // Equal shares within 10%: each sender's share in [0.45, 0.55].
+        NS_TEST_EXPECT_MSG_EQ_TOL(share0, 0.5, 0.05, "equal shares within 10%");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(maxRate, rate, "rate never above the line rate");
+        // DCQCN, not the switch's FIFO, shares the link: the queue stays bounded (two
+        // line-rate senders without rate control would grow it by 5 MB per ms) and the
+        // senders' rates add up to about the bottleneck.
+        NS_TEST_EXPECT_MSG_LT(maxQueue, 1000000, "bottleneck queue bounded (< 1 MB)");
+        double r0 = rdma.GetTransport(0)->GetQpRate(0);
+        double r1 = rdma.GetTransport(1)->GetQpRate(0);
+        NS_TEST_EXPECT_MSG_EQ_TOL((r0 + r1) / rate, 1.0, 0.25, "rates add up to the link");
+        NS_TEST_EXPECT_MSG_GT(sr.cnpsSent, 0, "CNPs sent");
+        NS_TEST_EXPECT_MSG_GT(fabric->GetMarked(), 0, "packets marked");
+        // No loss: every CNP sent arrives (those still on the wire at the stop excepted).
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(s0.cnpsReceived + s1.cnpsReceived, sr.cnpsSent, "CNPs");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s0.cnpsReceived + s1.cnpsReceived + 2,
+                                    sr.cnpsSent,
+                                    "CNPs received = sent (two may be in flight)");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(sr.cnpsSent, sr.ceReceived, "at most one CNP per CE packet");
+        // The bottleneck stays busy: 40 Gb/s x 4096 / 4178 = 39.2 Gb/s at most.
+        NS_TEST_EXPECT_MSG_GT(total, 0.8 * rate, "bottleneck well used");
+        NS_TEST_EXPECT_MSG_EQ(s0.retransmittedPackets + s1.retransmittedPackets, 0, "no loss");
+        fabric->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/// The suite.
+class DcqcnTestSuite : public TestSuite
+{
+  public:
+    DcqcnTestSuite()
+        : TestSuite("ai-fabric-dcqcn", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new DcqcnConvergenceTestCase(), TestCase::QUICK);
+    }
+};
+
+static DcqcnTestSuite g_dcqcnTestSuite; //!< registers the suite
