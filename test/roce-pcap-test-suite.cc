@@ -1,0 +1,241 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// ai-fabric-roce-pcap: a capture of host links opens in tshark as RoCEv2 with zero
+// malformed frames; data PSNs are in order; ACKs, CNPs and a PFC frame decode. A
+// missing tshark is a failure, not a skip.
+
+#include "roce-test-switch.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/test.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Run a command and return its standard output.
+std::string
+Capture(const std::string& command, int* status)
+{
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe)
+    {
+        *status = -1;
+        return out;
+    }
+    char buffer[4096];
+    std::size_t n;
+    while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0)
+    {
+        out.append(buffer, n);
+    }
+    *status = pclose(pipe);
+    return out;
+}
+
+/// Split a line on a separator.
+std::vector<std::string>
+Split(const std::string& line, char sep)
+{
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    std::string f;
+    while (std::getline(ss, f, sep))
+    {
+        fields.push_back(f);
+    }
+    if (!line.empty() && line.back() == sep)
+    {
+        fields.emplace_back();
+    }
+    return fields;
+}
+
+} // namespace
+
+/**
+ * Two DCQCN senders through a CE-marking switch to one receiver, with a PFC frame
+ * from the switch to host 0; captures of host 0 and host 2 read by tshark.
+ */
+class RocePcapTestCase : public TestCase
+{
+  public:
+    RocePcapTestCase()
+        : TestCase("tshark decodes the capture as RoCEv2: no malformed frames, PSNs in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        int status = 0;
+        std::string tshark = Capture("command -v tshark", &status);
+        while (!tshark.empty() && (tshark.back() == '\n' || tshark.back() == '\r'))
+        {
+            tshark.pop_back();
+        }
+        NS_TEST_ASSERT_MSG_EQ(tshark.empty(),
+                              false,
+                              "tshark is not installed (apt-get install tshark): this test needs "
+                              "it and fails without it");
+
+        // The simulation lives in this block: releasing every device closes (flushes)
+        // the pcap files before tshark reads them.
+        std::string prefix = CreateTempDirFilename("roce-pcap");
+        const uint16_t quanta = 1000;
+        RdmaTransport::Stats s0;
+        RoceNetDevice::Counters nic0;
+        {
+            NodeContainer hosts;
+            hosts.Create(3);
+            Ptr<Node> sw = CreateObject<Node>();
+            RocePointToPointHelper wire;
+            wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate("25Gbps")));
+            wire.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+            Ptr<RoceTestSwitch> fabric = Create<RoceTestSwitch>(5);
+            fabric->SetEcn(20000, 80000, 0.5);
+            NetDeviceContainer nics;
+            NetDeviceContainer ports;
+            for (uint32_t h = 0; h < 3; ++h)
+            {
+                NetDeviceContainer d = wire.Install(hosts.Get(h), sw);
+                nics.Add(d.Get(0));
+                ports.Add(d.Get(1));
+                uint32_t port = fabric->AddPort(DynamicCast<RoceNetDevice>(d.Get(1)));
+                fabric->AddRoute(DynamicCast<RoceNetDevice>(d.Get(0))->GetIpv4Address(), port);
+            }
+            RdmaHelper rdma;
+            rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            rdma.SetTransportAttribute("Mtu", UintegerValue(1024));
+            rdma.Install(nics);
+            wire.EnablePcap(prefix + "-host0.pcap", nics.Get(0), false, true);
+            wire.EnablePcap(prefix + "-host2.pcap", nics.Get(2), false, true);
+            uint32_t done = 0;
+            auto count = MakeBoundCallback(
+                +[](uint32_t* n, const RdmaCompletion&) { ++*n; },
+                &done);
+            rdma.Post(0, 2, 2000000, 1, count);
+            rdma.Post(1, 2, 2000000, 2, count);
+            rdma.Post(0, 2, 777, 3, count);
+            Simulator::Schedule(MicroSeconds(50),
+                                &RoceNetDevice::SendPfc,
+                                DynamicCast<RoceNetDevice>(ports.Get(0)),
+                                3,
+                                quanta);
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(done, 3, "all messages acknowledged");
+            s0 = rdma.GetTransport(0)->GetStats();
+            NS_TEST_EXPECT_MSG_GT(s0.cnpsReceived, 0, "the capture has CNPs");
+            nic0 = DynamicCast<RoceNetDevice>(nics.Get(0))->GetCounters();
+            fabric->Dispose();
+            Simulator::Destroy();
+        }
+
+        for (const std::string host : {"host0", "host2"})
+        {
+            std::string file = prefix + "-" + host + ".pcap";
+            std::string base = tshark + " -n -r " + file;
+            std::string malformed = Capture(base + " -Y _ws.malformed 2>/dev/null", &status);
+            NS_TEST_EXPECT_MSG_EQ(status, 0, "tshark ran on " << file);
+            NS_TEST_EXPECT_MSG_EQ(malformed, "", "no malformed frame in " << file);
+            std::string expert =
+                Capture(base + " -q -z expert,error 2>/dev/null | grep -ci malformed", &status);
+            NS_TEST_EXPECT_MSG_EQ(std::stoi(expert), 0, "no malformed expert entry in " << file);
+
+            std::string rows = Capture(
+                base + " -T fields -E separator=, -e frame.protocols -e ip.src -e "
+                       "infiniband.bth.opcode -e infiniband.bth.destqp -e infiniband.bth.psn -e "
+                       "macc.opcode -e macc.cbfc.pause_time.c3 2>/dev/null",
+                &status);
+            NS_TEST_EXPECT_MSG_EQ(status, 0, "tshark fields");
+            std::map<std::string, int64_t> lastPsn; // per source and QP
+            uint64_t frames = 0;
+            uint64_t data = 0;
+            uint64_t acks = 0;
+            uint64_t cnps = 0;
+            uint64_t pfc = 0;
+            uint64_t outOfOrder = 0;
+            std::stringstream lines(rows);
+            std::string line;
+            while (std::getline(lines, line))
+            {
+                auto f = Split(line, ',');
+                if (f.size() < 7)
+                {
+                    continue;
+                }
+                ++frames;
+                if (!f[5].empty())
+                {
+                    ++pfc;
+                    NS_TEST_EXPECT_MSG_EQ(std::stoul(f[5], nullptr, 0), 0x0101, "PFC opcode");
+                    NS_TEST_EXPECT_MSG_EQ(std::stoul(f[6]), quanta, "PFC pause time");
+                    continue;
+                }
+                NS_TEST_EXPECT_MSG_NE(f[0].find("infiniband"),
+                                      std::string::npos,
+                                      "decoded as InfiniBand over UDP: " << f[0]);
+                unsigned long opcode = std::stoul(f[2], nullptr, 0);
+                if (opcode == 0x11)
+                {
+                    ++acks;
+                    continue;
+                }
+                if (opcode == 0x81)
+                {
+                    ++cnps;
+                    continue;
+                }
+                ++data;
+                std::string key = f[1] + "/" + f[3];
+                int64_t psn = std::stoll(f[4]);
+                auto it = lastPsn.find(key);
+                if (it != lastPsn.end() && psn != it->second + 1)
+                {
+                    ++outOfOrder;
+                }
+                lastPsn[key] = psn;
+            }
+            std::cout << file << ": " << frames << " frames, " << data << " data, " << acks
+                      << " ACK, " << cnps << " CNP, " << pfc << " PFC, malformed 0 expected, "
+                      << "PSN breaks " << outOfOrder << std::endl;
+            NS_TEST_EXPECT_MSG_GT(data, 1000, "data frames decoded");
+            NS_TEST_EXPECT_MSG_GT(acks, 10, "ACK frames decoded");
+            NS_TEST_EXPECT_MSG_GT(cnps, 0, "CNP frames decoded");
+            NS_TEST_EXPECT_MSG_EQ(outOfOrder, 0, "PSNs in order");
+            if (host == "host0")
+            {
+                NS_TEST_EXPECT_MSG_EQ(pfc, 1, "the PFC frame decoded");
+                NS_TEST_EXPECT_MSG_EQ(frames,
+                                      nic0.txFrames + nic0.rxFrames,
+                                      "every frame sent or received is in the capture");
+                NS_TEST_EXPECT_MSG_EQ(cnps, s0.cnpsReceived, "CNPs in the capture = counted");
+            }
+        }
+    }
+};
+
+/// The suite.
+class RocePcapTestSuite : public TestSuite
+{
+  public:
+    RocePcapTestSuite()
+        : TestSuite("ai-fabric-roce-pcap", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new RocePcapTestCase(), TestCase::QUICK);
+    }
+};
+
+static RocePcapTestSuite g_rocePcapTestSuite; //!< registers the suite
