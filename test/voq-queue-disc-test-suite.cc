@@ -1,0 +1,191 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The VOQ queue disc on its own: credit gating, counters, limits, PFC requests,
+// and installation through TrafficControlHelper.
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node.h"
+#include "ns3/simple-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+#include "ns3/voq-queue-disc-item.h"
+#include "ns3/voq-queue-disc.h"
+
+using namespace ns3;
+
+namespace
+{
+Ptr<QueueDiscItem>
+Item(uint32_t size)
+{
+    return Create<VoqQueueDiscItem>(Create<Packet>(size), Address(), 0x0800);
+}
+} // namespace
+
+/// Dequeue only with credit; the balance goes negative by the packet and grants
+/// bring it back: granted = dequeued + balance.
+class VoqCreditTestCase : public TestCase
+{
+  public:
+    VoqCreditTestCase()
+        : TestCase("credit gating and counters")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto qd = CreateObject<VoqQueueDisc>();
+        qd->SetLayout(4, 2, 2);
+        qd->Initialize();
+        for (int i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(qd->EnqueueToVoq(Item(1000), 1, 0, 1), true, "enqueued");
+        }
+        qd->EnqueueToVoq(Item(500), 2, 1, 0);
+        NS_TEST_EXPECT_MSG_EQ(qd->GetNPackets(), 4, "queue-disc packet counter");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetNBytes(), 3500, "queue-disc byte counter");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqBytes(1), 3000, "VOQ 1 bytes");
+        NS_TEST_EXPECT_MSG_EQ(qd->Dequeue(), nullptr, "no credit, nothing leaves");
+        qd->AddCredit(1, 1024);
+        Ptr<QueueDiscItem> a = qd->Dequeue();
+        NS_TEST_EXPECT_MSG_NE(a, nullptr, "credit lets one out");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetLastDequeuedVoq(), 1, "from VOQ 1");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqCredit(1), 24, "1024 - 1000");
+        NS_TEST_EXPECT_MSG_NE(qd->Dequeue(), nullptr, "positive balance lets the next out");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqCredit(1), -976, "balance goes negative");
+        NS_TEST_EXPECT_MSG_EQ(qd->Dequeue(), nullptr, "negative balance stops");
+        qd->AddCredit(1, 1024);
+        NS_TEST_EXPECT_MSG_NE(qd->Dequeue(), nullptr, "back above zero");
+        // granted = dequeued + balance
+        NS_TEST_EXPECT_MSG_EQ(int64_t(qd->GetVoqGrantedBytes(1)),
+                              int64_t(qd->GetVoqDequeuedBytes(1)) + qd->GetVoqCredit(1),
+                              "conservation");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetNPackets(), 1, "VOQ 2 still holds its packet");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetStats().nTotalDequeuedPackets, 3, "queue-disc stats");
+        qd->Dispose();
+    }
+};
+
+/// Tail drop mode counts and traces; PFC mode asks for a pause and a resume.
+class VoqLimitTestCase : public TestCase
+{
+  public:
+    VoqLimitTestCase()
+        : TestCase("buffer limits: tail drop counted, PFC pause and resume")
+    {
+    }
+
+    void Pfc(uint32_t port, uint8_t tc, bool pause)
+    {
+        m_events.push_back({port, tc, pause});
+    }
+
+  private:
+    struct Event
+    {
+        uint32_t port;
+        uint8_t tc;
+        bool pause;
+    };
+
+    std::vector<Event> m_events;
+
+    void DoRun() override
+    {
+        auto drop = CreateObject<VoqQueueDisc>();
+        drop->SetAttribute("BufferFullAction", StringValue("TailDrop"));
+        drop->SetAttribute("VoqLimit", UintegerValue(2500));
+        drop->SetLayout(2, 1, 1);
+        drop->Initialize();
+        uint32_t accepted = 0;
+        for (int i = 0; i < 5; ++i)
+        {
+            accepted += drop->EnqueueToVoq(Item(1000), 0, 0, 0);
+        }
+        NS_TEST_EXPECT_MSG_EQ(accepted, 2, "VoqLimit 2500 holds two 1000-B packets");
+        NS_TEST_EXPECT_MSG_EQ(drop->GetDroppedPackets(), 3, "drops counted");
+        NS_TEST_EXPECT_MSG_EQ(drop->GetStats().nTotalDroppedPackets, 3, "queue-disc stats agree");
+        drop->Dispose();
+
+        auto pfc = CreateObject<VoqQueueDisc>();
+        pfc->SetAttribute("PfcXoff", UintegerValue(3000));
+        pfc->SetAttribute("PfcHysteresis", UintegerValue(1000));
+        pfc->SetLayout(2, 2, 2);
+        pfc->Initialize();
+        pfc->SetPfcCallback(MakeCallback(&VoqLimitTestCase::Pfc, this));
+        for (int i = 0; i < 4; ++i)
+        {
+            pfc->EnqueueToVoq(Item(1000), 1, 1, 1);
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_events.size(), 1, "one pause");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 1, "for ingress port 1");
+        NS_TEST_EXPECT_MSG_EQ(unsigned(m_events[0].tc), 1, "class 1");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].pause, true, "pause");
+        NS_TEST_EXPECT_MSG_EQ(pfc->GetDroppedPackets(), 0, "PFC mode does not drop");
+        pfc->AddCredit(1, 10000);
+        while (pfc->Dequeue())
+        {
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_events.size(), 2, "then a resume");
+        NS_TEST_EXPECT_MSG_EQ(m_events.back().pause, false, "resume");
+        pfc->Dispose();
+    }
+};
+
+/// Installed by TrafficControlHelper on a device, ungated: an ordinary queue disc.
+class VoqTrafficControlTestCase : public TestCase
+{
+  public:
+    VoqTrafficControlTestCase()
+        : TestCase("usable through TrafficControlHelper")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<Node> node = CreateObject<Node>();
+        Ptr<SimpleNetDevice> dev = CreateObject<SimpleNetDevice>();
+        node->AddDevice(dev);
+        node->AggregateObject(CreateObject<TrafficControlLayer>());
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc("ns3::VoqQueueDisc",
+                             "NumVoqs",
+                             UintegerValue(8),
+                             "CreditGated",
+                             BooleanValue(false));
+        QueueDiscContainer qdc = tch.Install(dev);
+        Ptr<VoqQueueDisc> qd = DynamicCast<VoqQueueDisc>(qdc.Get(0));
+        NS_TEST_ASSERT_MSG_NE(qd, nullptr, "a VoqQueueDisc was installed");
+        qd->Initialize();
+        NS_TEST_EXPECT_MSG_EQ(qd->Enqueue(Item(100)), true, "classified to VOQ 0");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetNVoqs(), 8, "NumVoqs");
+        NS_TEST_EXPECT_MSG_NE(qd->Dequeue(), nullptr, "ungated: leaves at once");
+        Simulator::Destroy();
+    }
+};
+
+/// The ns-3 suite of the VOQ queue disc.
+class VoqQueueDiscTestSuite : public TestSuite
+{
+  public:
+    VoqQueueDiscTestSuite()
+        : TestSuite("ai-fabric-voq-queue-disc", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new VoqCreditTestCase(), TestCase::QUICK);
+        AddTestCase(new VoqLimitTestCase(), TestCase::QUICK);
+        AddTestCase(new VoqTrafficControlTestCase(), TestCase::QUICK);
+    }
+};
+
+/// Static instance.
+static VoqQueueDiscTestSuite g_voqQueueDiscTestSuite;
