@@ -1,0 +1,324 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Pure logic of the RoCE headers, the queue pair and the DCQCN rate controller, and
+// death tests for bad input (the message names the attribute and the value).
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Serialise a header alone and return its bytes.
+template <typename H>
+std::vector<uint8_t>
+Bytes(const H& header)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(header);
+    std::vector<uint8_t> out(p->GetSize());
+    p->CopyData(out.data(), out.size());
+    return out;
+}
+
+/// Two hosts on a wire with transports (for the death tests).
+RdmaHelper
+MakePair(uint32_t mtu = 4096)
+{
+    NodeContainer hosts;
+    hosts.Create(2);
+    RocePointToPointHelper wire;
+    NetDeviceContainer nics = wire.Install(hosts);
+    RdmaHelper rdma;
+    rdma.SetTransportAttribute("Mtu", UintegerValue(mtu));
+    rdma.Install(nics);
+    return rdma;
+}
+
+} // namespace
+
+TEST(RoceHeaders, BthBytesAreBigEndianAsOnTheWire)
+{
+    BthHeader bth;
+    bth.SetOpcode(BthHeader::RC_WRITE_ONLY);
+    bth.SetDestQp(0x123456);
+    bth.SetPsn(0x1ABCDEF); // only the low 24 bits travel
+    bth.SetAckReq(true);
+    std::vector<uint8_t>
+        expect{0x0A, 0x40, 0xFF, 0xFF, 0x00, 0x12, 0x34, 0x56, 0x80, 0xAB, 0xCD, 0xEF};
+    EXPECT_EQ(Bytes(bth), expect);
+
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(bth);
+    BthHeader back;
+    p->RemoveHeader(back);
+    EXPECT_EQ(back.GetOpcode(), 0x0A);
+    EXPECT_EQ(back.GetDestQp(), 0x123456u);
+    EXPECT_EQ(back.GetPsn(), 0xABCDEFu);
+    EXPECT_TRUE(back.GetAckReq());
+    EXPECT_FALSE(back.GetBecn());
+}
+
+TEST(RoceHeaders, AethRethPfcCnpLayouts)
+{
+    AethHeader nak;
+    nak.SetSyndrome(AethHeader::NAK_PSN_ERROR);
+    nak.SetMsn(5);
+    EXPECT_EQ(Bytes(nak), (std::vector<uint8_t>{0x60, 0x00, 0x00, 0x05}));
+    EXPECT_TRUE(nak.IsNak());
+    EXPECT_FALSE(nak.IsAck());
+
+    RethHeader reth;
+    reth.SetVirtualAddress(0x0102030405060708ULL);
+    reth.SetRKey(0x0A0B0C0D);
+    reth.SetDmaLength(4096);
+    EXPECT_EQ(
+        Bytes(reth),
+        (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8, 0x0A, 0x0B, 0x0C, 0x0D, 0, 0, 0x10, 0}));
+
+    PfcHeader pfc;
+    pfc.SetPauseTime(3, 0xFFFF);
+    auto b = Bytes(pfc);
+    ASSERT_EQ(b.size(), 46u); // + 14 Ethernet = 60 B, the minimum frame without FCS
+    EXPECT_EQ(b[0], 0x01);
+    EXPECT_EQ(b[1], 0x01); // opcode 0x0101
+    EXPECT_EQ(b[2], 0x00);
+    EXPECT_EQ(b[3], 0x08); // class-enable vector: priority 3
+    EXPECT_EQ(b[4 + 2 * 3], 0xFF);
+    EXPECT_EQ(b[5 + 2 * 3], 0xFF);
+    EXPECT_EQ(Bytes(CnpHeader()).size(), 16u);
+
+    Ptr<Packet> p = Create<Packet>(100);
+    p->AddTrailer(IcrcTrailer());
+    EXPECT_EQ(p->GetSize(), 104u);
+}
+
+TEST(RdmaQueuePair, SegmentsToTheMtuWithOpcodes)
+{
+    RdmaQueuePair qp(0, 0, 1, 4096);
+    RdmaCompletion m;
+    m.size = 10000;
+    qp.PostSend(m, RdmaCompletionCallback());
+    m.size = 1;
+    qp.PostSend(m, RdmaCompletionCallback());
+    std::vector<uint8_t> opcodes;
+    std::vector<uint32_t> payloads;
+    while (qp.HasSendable(0))
+    {
+        auto s = qp.NextSegment();
+        opcodes.push_back(s.opcode);
+        payloads.push_back(s.payload);
+    }
+    EXPECT_EQ(opcodes,
+              (std::vector<uint8_t>{BthHeader::RC_WRITE_FIRST,
+                                    BthHeader::RC_WRITE_MIDDLE,
+                                    BthHeader::RC_WRITE_LAST,
+                                    BthHeader::RC_WRITE_ONLY}));
+    EXPECT_EQ(payloads, (std::vector<uint32_t>{4096, 4096, 1808, 1}));
+}
+
+TEST(RdmaQueuePair, PsnUnwrapsModulo24Bits)
+{
+    const uint64_t wrap = 1ULL << 24;
+    EXPECT_EQ(RdmaQueuePair::Unwrap(5, 5), 5);
+    EXPECT_EQ(RdmaQueuePair::Unwrap(0, wrap - 2), static_cast<int64_t>(wrap)); // across the wrap
+    EXPECT_EQ(RdmaQueuePair::Unwrap(0xFFFFFF, wrap + 3), static_cast<int64_t>(wrap - 1));
+    EXPECT_EQ(RdmaQueuePair::Unwrap(10, 3 * wrap + 8), static_cast<int64_t>(3 * wrap + 10));
+}
+
+TEST(RdmaQueuePair, ReceiverNaksOnceThenDropsAndReacksDuplicates)
+{
+    RdmaQueuePair rx(0, 1, 0, 1024);
+    RdmaCompletion m;
+    m.size = 4096; // four packets
+    rx.PostReceive(m, RdmaCompletionCallback());
+    RdmaCompletion done;
+    RdmaCompletionCallback cb;
+    EXPECT_EQ(rx.OnData(0, 1024, false, done, cb), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(rx.OnData(2, 1024, false, done, cb), RdmaQueuePair::RX_OUT_OF_ORDER_NAK);
+    EXPECT_EQ(rx.OnData(3, 1024, true, done, cb), RdmaQueuePair::RX_OUT_OF_ORDER_DROP);
+    EXPECT_EQ(rx.OnData(0, 1024, false, done, cb), RdmaQueuePair::RX_DUPLICATE);
+    EXPECT_EQ(rx.OnData(1, 1024, false, done, cb), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(rx.OnData(2, 1024, false, done, cb), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(rx.OnData(3, 1024, true, done, cb), RdmaQueuePair::RX_MESSAGE_COMPLETE);
+    EXPECT_EQ(done.size, 4096u);
+    EXPECT_EQ(rx.GetDeliveredBytes(), 4096u);
+    EXPECT_EQ(rx.GetMsn(), 1u);
+}
+
+TEST(RdmaQueuePair, NakRewindsAndAckCompletes)
+{
+    RdmaQueuePair tx(0, 0, 1, 1000);
+    RdmaCompletion m;
+    m.size = 5000; // PSN 0..4
+    tx.PostSend(m, RdmaCompletionCallback());
+    for (int i = 0; i < 5; ++i)
+    {
+        tx.NextSegment();
+    }
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done;
+    EXPECT_TRUE(tx.OnAck(1, false, done)); // PSN 0 and 1 received
+    EXPECT_EQ(tx.GetSndUna(), 2u);
+    EXPECT_TRUE(tx.OnAck(3, true, done)); // NAK: expected 3
+    EXPECT_EQ(tx.GetSndUna(), 3u);
+    EXPECT_EQ(tx.GetSndNxt(), 3u); // go back N
+    auto s = tx.NextSegment();
+    EXPECT_EQ(s.psn, 3u);
+    EXPECT_TRUE(s.retransmission);
+    EXPECT_EQ(s.offset, 3000u);
+    EXPECT_TRUE(done.empty());
+    EXPECT_FALSE(tx.OnAck(7, false, done)); // beyond anything sent: ignored
+    tx.NextSegment();
+    EXPECT_TRUE(tx.OnAck(4, false, done));
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0].first.size, 5000u);
+    EXPECT_FALSE(tx.HasOutstanding());
+}
+
+TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
+{
+    DcqcnConfig c;
+    c.lineRateBps = 100e9;
+    DcqcnRateController cc(c);
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 100e9);
+    EXPECT_FALSE(cc.IsLimited());
+    cc.OnCnp(MicroSeconds(10)); // alpha = 1: RC halves
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 50e9);
+    EXPECT_DOUBLE_EQ(cc.GetTargetRate(), 100e9);
+    EXPECT_DOUBLE_EQ(cc.GetAlpha(MicroSeconds(10)), 1.0); // (1-g) 1 + g
+    // alpha decays by (1-g) per alpha period without CNP.
+    EXPECT_NEAR(cc.GetAlpha(MicroSeconds(10 + 55 * 10)), std::pow(1 - 1.0 / 256, 10), 1e-12);
+    // Fast recovery: F = 5 timer events halve the distance to RT each time.
+    for (int i = 0; i < 5; ++i)
+    {
+        cc.OnTimer();
+    }
+    EXPECT_NEAR(cc.GetRate(), 100e9 - 50e9 / 32, 1);
+    EXPECT_DOUBLE_EQ(cc.GetTargetRate(), 100e9); // RT not raised in fast recovery, capped
+    // Second cut with a smaller alpha, then additive increase raises RT by R_AI.
+    cc.OnCnp(MicroSeconds(1000));
+    double rt = cc.GetTargetRate();
+    for (int i = 0; i < 6; ++i)
+    {
+        cc.OnTimer();
+    }
+    EXPECT_NEAR(cc.GetTargetRate(), rt + 40e6, 1); // one additive step (6th event)
+    // Hyper increase needs both counters past F: drive the byte counter too.
+    for (int i = 0; i < 3; ++i)
+    {
+        cc.OnBytesSent(c.byteCounter);
+    }
+    for (int i = 0; i < 1000; ++i)
+    {
+        cc.OnTimer();
+        cc.OnBytesSent(c.byteCounter);
+        ASSERT_LE(cc.GetRate(), 100e9);
+        ASSERT_LE(cc.GetTargetRate(), 100e9);
+    }
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 100e9); // back at line rate, never above
+    EXPECT_FALSE(cc.IsLimited());
+    EXPECT_EQ(cc.GetCuts(), 2u);
+}
+
+TEST(DcqcnRateController, MinRateFloor)
+{
+    DcqcnConfig c;
+    c.lineRateBps = 10e9;
+    c.minRateBps = 4e9;
+    DcqcnRateController cc(c);
+    for (int i = 0; i < 10; ++i)
+    {
+        cc.OnCnp(MicroSeconds(i));
+    }
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 4e9);
+}
+
+TEST(RoceNetDevice, FrameTimeCountsFcsPreambleAndMinimumFrame)
+{
+    Ptr<RoceNetDevice> dev = CreateObject<RoceNetDevice>();
+    dev->SetDataRate(DataRate("100Gbps"));
+    // 4096 B payload: 4096 + 58 B in the packet, + 24 B on the wire = 4178 B.
+    EXPECT_EQ(dev->GetFrameTxTime(4096 + 58), DataRate("100Gbps").CalculateBytesTxTime(4178));
+    // Short frames are padded to 60 B + 24.
+    EXPECT_EQ(dev->GetFrameTxTime(20), DataRate("100Gbps").CalculateBytesTxTime(84));
+    EXPECT_EQ(RoceNetDevice::PriorityFromDscp(26), 3);
+    EXPECT_EQ(RoceNetDevice::PriorityFromDscp(48), 6);
+    dev->Dispose();
+}
+
+TEST(RdmaDeathTest, BadInputIsRefusedByName)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(MakePair(5000), "Mtu 5000 is outside 256..4096");
+    EXPECT_DEATH(MakePair(255), "Mtu 255 is outside 256..4096");
+    EXPECT_DEATH(
+        {
+            auto rdma = MakePair();
+            rdma.Post(0, 1, 0, 0, RdmaCompletionCallback());
+        },
+        "message size 0 .* not allowed");
+    EXPECT_DEATH(
+        {
+            auto rdma = MakePair();
+            rdma.Post(0, 7, 100, 0, RdmaCompletionCallback());
+        },
+        "destination rank 7 is unknown \\(ranks 0..1\\)");
+    EXPECT_DEATH(
+        {
+            auto rdma = MakePair();
+            rdma.Post(1, 1, 100, 0, RdmaCompletionCallback());
+        },
+        "destination rank 1 is the sending rank");
+    EXPECT_DEATH(MakePair().GetTransport(2), "rank 2 is unknown");
+}
+
+TEST(RoceDeathTest, BadDeviceAndRateConfigurationIsRefused)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(CreateObject<RoceNetDevice>()->SetDataRate(DataRate(0)),
+                 "DataRate 0bps must be > 0");
+    // ns-3's DataRate parser refuses a negative rate and names it.
+    EXPECT_DEATH(CreateObject<RoceNetDevice>()->SetDataRate(DataRate("-10Gbps")),
+                 "Could not parse rate: -10Gbps");
+    EXPECT_DEATH(CreateObject<RoceNetDevice>()->SetMtu(10000), "Mtu 10000 is outside 68..9216");
+    EXPECT_DEATH(CreateObject<RoceNetDevice>()->SendPfc(8, 1), "priority 8 is not in 0..7");
+    EXPECT_DEATH(CreateObject<RoceChannel>()->SetDelay(NanoSeconds(-1)), "Delay .* is negative");
+    EXPECT_DEATH(
+        {
+            DcqcnConfig c;
+            c.minRateBps = 0;
+            c.Validate();
+        },
+        "DcqcnMinRate 0 bps must be in");
+    EXPECT_DEATH(
+        {
+            NodeContainer hosts;
+            hosts.Create(2);
+            RocePointToPointHelper wire;
+            wire.SetDeviceAttribute("Mtu", UintegerValue(1500));
+            NetDeviceContainer nics = wire.Install(hosts);
+            RdmaHelper rdma;
+            rdma.Install(nics);
+        },
+        "Mtu 4096 needs an IPv4 MTU of 4156 but the RoceNetDevice Mtu is 1500");
+    EXPECT_DEATH(
+        {
+            NodeContainer hosts;
+            hosts.Create(2);
+            RocePointToPointHelper wire;
+            NetDeviceContainer nics = wire.Install(hosts);
+            DynamicCast<RoceNetDevice>(nics.Get(1))->SetIpv4Address(Ipv4Address("10.0.0.1"));
+            RdmaHelper rdma;
+            rdma.Install(nics);
+        },
+        "ranks 0 and 1 share the Ipv4Address 10.0.0.1");
+}
