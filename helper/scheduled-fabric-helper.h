@@ -5,10 +5,14 @@
 #ifndef AI_FABRIC_SCHEDULED_FABRIC_HELPER_H
 #define AI_FABRIC_SCHEDULED_FABRIC_HELPER_H
 
+#include "ns3/cell-spine-switch.h"
 #include "ns3/cluster-description.h"
+#include "ns3/fabric-channel.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/scheduled-leaf-switch.h"
 #include "ns3/trace-helper.h"
 
 #include <string>
@@ -16,11 +20,6 @@
 
 namespace ns3
 {
-
-class CellSpineSwitch;
-class FabricChannel;
-class RoceNetDevice;
-class ScheduledLeafSwitch;
 
 /**
  * \ingroup ai-fabric

@@ -1,0 +1,205 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// GoogleTest: pure logic of the scheduled fabric, and death tests for every
+// impossible configuration issue 3 lists (each message names the attribute and
+// the value).
+
+#include "ns3/cell-reassembler.h"
+#include "ns3/cell-segmenter.h"
+#include "ns3/double.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/scheduled-fabric-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/udp-line-rate-source.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+ClusterDescription
+Small()
+{
+    ClusterDescription c;
+    c.leaves = 2;
+    c.hostsPerLeaf = 1;
+    c.spines = 2;
+    c.hostLinkRate = DataRate("100Gbps");
+    c.fabricLinkRate = DataRate("100Gbps");
+    return c;
+}
+
+void
+Build(const ClusterDescription& c,
+      const std::string& leafAttr = "",
+      const std::string& leafValue = "",
+      const std::string& schedAttr = "",
+      const std::string& schedValue = "")
+{
+    ScheduledFabricHelper h;
+    if (!leafAttr.empty())
+    {
+        h.SetLeafAttribute(leafAttr, StringValue(leafValue));
+    }
+    if (!schedAttr.empty())
+    {
+        h.SetSchedulerAttribute(schedAttr, StringValue(schedValue));
+    }
+    h.Install(c);
+    Simulator::Destroy();
+}
+
+} // namespace
+
+TEST(CellSegmenter, CountsAndWireBytes)
+{
+    CellSegmenter seg(256, 16, true);
+    EXPECT_EQ(seg.GetCellCount(0), 1u);
+    EXPECT_EQ(seg.GetCellCount(512), 2u);
+    EXPECT_EQ(seg.GetCellCount(513), 3u);
+    EXPECT_EQ(seg.GetCellPayload(513, 2), 1u);
+    EXPECT_EQ(seg.GetCellWireBytes(513, 2), 17u);
+    EXPECT_EQ(seg.GetWireBytes(4096), 4096u + 16u * 16u);
+    CellSegmenter fixed(256, 16, false);
+    EXPECT_EQ(fixed.GetCellWireBytes(513, 2), 272u);
+    EXPECT_DOUBLE_EQ(fixed.GetEfficiency(512), 512.0 / 544.0);
+}
+
+TEST(CellSegmenter, SlicesTileThePacket)
+{
+    for (uint32_t payload : {1u, 7u, 256u})
+    {
+        CellSegmenter seg(payload, 8, true);
+        for (uint32_t size = 1; size <= 2000; ++size)
+        {
+            uint32_t next = 0;
+            for (uint32_t i = 0; i < seg.GetCellCount(size); ++i)
+            {
+                ASSERT_EQ(seg.GetCellOffset(size, i), next);
+                ASSERT_GE(seg.GetCellPayload(size, i), 1u);
+                next += seg.GetCellPayload(size, i);
+            }
+            ASSERT_EQ(next, size);
+        }
+    }
+}
+
+TEST(CellReassembler, InOrderAcrossSources)
+{
+    CellReassembler r(2, 8);
+    std::vector<CellReassembler::Output> out;
+    Ptr<Packet> p0 = Create<Packet>(10);
+    Ptr<Packet> p1 = Create<Packet>(10);
+    FabricCell c;
+    c.cellCount = 1;
+    c.payload = 10;
+    c.packet = p1;
+    c.packetId = 1;
+    r.AddCell(0, c, 0, out);
+    EXPECT_TRUE(out.empty()); // packet 0 of source 0 not there yet
+    c.packet = p0;
+    c.packetId = 0;
+    r.AddCell(1, c, 0, out); // source 1's packet 0 is independent
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].source, 1u);
+    r.AddCell(0, c, 0, out);
+    ASSERT_EQ(out.size(), 3u);
+    EXPECT_EQ(out[1].packet, p0);
+    EXPECT_EQ(out[2].packet, p1);
+    EXPECT_EQ(r.GetPacketsHeld(), 0u);
+}
+
+TEST(CellReassembler, BeyondWindowIsCounted)
+{
+    CellReassembler r(1, 4);
+    std::vector<CellReassembler::Output> out;
+    FabricCell c;
+    c.cellCount = 1;
+    c.payload = 10;
+    c.packet = Create<Packet>(10);
+    c.packetId = 4;
+    r.AddCell(0, c, 0, out);
+    EXPECT_EQ(r.GetCellsBeyondWindow(), 1u);
+}
+
+// ---- Bad input: each stops with a message naming the attribute and the value ----
+
+TEST(ScheduledFabricDeathTest, ZeroSpines)
+{
+    ClusterDescription c = Small();
+    c.spines = 0;
+    EXPECT_DEATH(Build(c), "spines must be at least 1, got 0");
+}
+
+TEST(ScheduledFabricDeathTest, ZeroLeaves)
+{
+    ClusterDescription c = Small();
+    c.leaves = 0;
+    EXPECT_DEATH(Build(c), "leaves must be at least 1, got 0");
+}
+
+TEST(ScheduledFabricDeathTest, CellPayloadBelowOne)
+{
+    EXPECT_DEATH(Build(Small(), "CellPayload", "0"), "CellPayload.*0");
+    EXPECT_DEATH(CellSegmenter(0, 16, true), "CellPayload.*0");
+}
+
+TEST(ScheduledFabricDeathTest, CellHeaderNotBelowCellSize)
+{
+    EXPECT_DEATH(Build(Small(), "CellSize", "16"),
+                 "CellHeader=16 must be smaller than CellSize=16");
+    EXPECT_DEATH(CellSegmenter::FromCellSize(64, 80, true),
+                 "CellHeader=80 must be smaller than CellSize=64");
+}
+
+TEST(ScheduledFabricDeathTest, CreditSmallerThanOneCell)
+{
+    EXPECT_DEATH(Build(Small(), "", "", "CreditSize", "100"),
+                 "CreditSize=100 is smaller than one cell \\(CellPayload=256\\)");
+}
+
+TEST(ScheduledFabricDeathTest, OverGrantBelowOne)
+{
+    EXPECT_DEATH(Build(Small(), "", "", "OverGrant", "0.9"), "OverGrant=0.9 must be at least 1");
+}
+
+TEST(ScheduledFabricDeathTest, MoreHostsPerLeafThanHostPorts)
+{
+    ClusterDescription c = Small();
+    c.hostsPerLeaf = 20;
+    c.hostPortsPerLeaf = 18;
+    EXPECT_DEATH(Build(c), "hostsPerLeaf=20 exceeds hostPortsPerLeaf=18");
+}
+
+TEST(ScheduledFabricDeathTest, DestinationWithNoRoute)
+{
+    auto run = []() {
+        ScheduledFabricHelper h;
+        h.Install(Small());
+        auto src = CreateObject<UdpLineRateSource>();
+        src->SetAttribute("MaxBytes", UintegerValue(1462));
+        src->Setup(h.GetHostDevice(0), Ipv4Address("11.0.0.1"));
+        src->Start(NanoSeconds(1));
+        Simulator::Run();
+        Simulator::Destroy();
+    };
+    EXPECT_DEATH(run(), "destination 11.0.0.1 has no route");
+}
+
+TEST(ScheduledFabricDeathTest, BadClassWeights)
+{
+    EXPECT_DEATH(Build(Small(), "", "", "ClassWeights", "1,0"),
+                 "ClassWeights=\"1,0\": weight of class 1 must be a positive integer");
+}
+
+TEST(ScheduledFabricDeathTest, ZeroReorderWindow)
+{
+    EXPECT_DEATH(CellReassembler(1, 0), "ReorderWindow=0");
+}
