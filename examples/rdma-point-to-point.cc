@@ -86,7 +86,10 @@ main(int argc, char* argv[])
               << goodput / ideal << "\n"
               << "  data packets " << tx.dataPacketsSent << ", retransmitted "
               << tx.retransmittedPackets << ", ACKs " << rx.acksSent << ", delivered "
-              << rx.bytesDelivered << " B" << std::endl;
+              << rx.bytesDelivered << " B\n"
+              << "  simulator events " << Simulator::GetEventCount() << " ("
+              << static_cast<double>(Simulator::GetEventCount()) / tx.dataPacketsSent
+              << " per data packet)" << std::endl;
     bool ok = rx.bytesDelivered == size && tx.messagesSent == 1 && rx.messagesReceived == 1;
     Simulator::Destroy();
     return ok ? 0 : 1;

@@ -21,6 +21,18 @@ RdmaQueuePair::RdmaQueuePair(uint32_t qpn, uint32_t localRank, uint32_t remoteRa
     NS_ABORT_MSG_IF(mtu == 0, "RdmaQueuePair: Mtu " << mtu << " must be > 0");
 }
 
+void
+RdmaQueuePair::SetInitialPsns(uint32_t sendPsn, uint32_t expectedPsn)
+{
+    NS_ABORT_MSG_IF(!m_sends.empty() || !m_recvs.empty() || m_sndMax != m_sndUna,
+                    "RdmaQueuePair " << m_qpn << ": initial PSNs must be set before use");
+    NS_ABORT_MSG_IF(sendPsn > 0xFFFFFF || expectedPsn > 0xFFFFFF,
+                    "RdmaQueuePair: InitialPsn " << sendPsn << "/" << expectedPsn
+                                                 << " does not fit in 24 bits");
+    m_nextPsn = m_sndUna = m_sndNxt = m_sndMax = sendPsn;
+    m_expected = expectedPsn;
+}
+
 uint32_t
 RdmaQueuePair::GetQpn() const
 {

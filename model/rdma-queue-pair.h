@@ -81,6 +81,13 @@ class RdmaQueuePair
      */
     RdmaQueuePair(uint32_t qpn, uint32_t localRank, uint32_t remoteRank, uint32_t mtu);
 
+    /**
+     * Set the first PSNs (before anything is posted): real QPs start at a random PSN.
+     * \param sendPsn first PSN this end sends
+     * \param expectedPsn first PSN this end expects from the other end
+     */
+    void SetInitialPsns(uint32_t sendPsn, uint32_t expectedPsn);
+
     /// \return local QP number
     uint32_t GetQpn() const;
     /// \return remote QP number

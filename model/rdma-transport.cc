@@ -58,6 +58,11 @@ RdmaTransport::GetTypeId()
                           UintegerValue(16),
                           MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("InitialPsn",
+                          "First PSN (24 bits) of the queue pairs this transport sends on",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaTransport::m_initialPsn),
+                          MakeUintegerChecker<uint32_t>(0, 0xFFFFFF))
             .AddAttribute("RetransmitTimeout",
                           "Local ACK timeout: resend from the oldest unacknowledged PSN "
                           "(4.096 us x 2^8 by default)",
@@ -391,6 +396,8 @@ RdmaTransport::GetOrCreateQp(uint32_t dstRank)
     uint32_t far = remote->CreateQp(m_rank);
     m_qps[local]->SetRemoteQpn(far);
     remote->m_qps[far]->SetRemoteQpn(local);
+    m_qps[local]->SetInitialPsns(m_initialPsn, remote->m_initialPsn);
+    remote->m_qps[far]->SetInitialPsns(remote->m_initialPsn, m_initialPsn);
     NS_LOG_INFO("rank " << m_rank << " qp " << local << " <-> rank " << dstRank << " qp " << far);
     return local;
 }

@@ -200,6 +200,7 @@ class RdmaTransport : public Object
     // attributes
     uint32_t m_mtu;              //!< path MTU: payload bytes per packet
     uint32_t m_ackInterval;      //!< ACK every N in-order packets
+    uint32_t m_initialPsn;       //!< first PSN of every QP this transport sends on
     Time m_rto;                  //!< retransmission timeout
     uint32_t m_retryLimit;       //!< timeouts without progress before the QP fails
     uint64_t m_windowBytes;      //!< bytes-in-flight window (0 = none)

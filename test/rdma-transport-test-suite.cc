@@ -208,7 +208,10 @@ class RdmaLossTestCase : public TestCase
     {
         RngSeedManager::SetSeed(1);
         RngSeedManager::SetRun(1);
+        // Start 300 packets below the 24-bit PSN wrap: recovery works across it.
+        Config::SetDefault("ns3::RdmaTransport::InitialPsn", UintegerValue(0xFFFFFF - 300));
         PairFixture f("100Gbps", MicroSeconds(1), 4096, MicroSeconds(50));
+        Config::SetDefault("ns3::RdmaTransport::InitialPsn", UintegerValue(0));
         Ptr<ErrorModel> em;
         if (m_kind == RANDOM)
         {
@@ -470,6 +473,52 @@ class RdmaRoundRobinWindowTestCase : public TestCase
     }
 };
 
+/**
+ * A message larger than 4 GiB (the RETH DMA length field is 32 bits) with the first
+ * PSN just below 2^24, so the 24-bit PSN wraps: segmentation, PSNs and completion
+ * work with 64-bit sizes, and no payload is materialised.
+ */
+class RdmaHugeMessageTestCase : public TestCase
+{
+  public:
+    RdmaHugeMessageTestCase()
+        : TestCase("a message over 4 GiB completes at line rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t size = (4ULL << 30) + 1000;
+        Config::SetDefault("ns3::RdmaTransport::InitialPsn", UintegerValue(0xFFFFF0));
+        PairFixture f("800Gbps", MicroSeconds(1), 4096);
+        Config::SetDefault("ns3::RdmaTransport::InitialPsn", UintegerValue(0));
+        CompletionLog log;
+        f.rdma.Post(0,
+                    1,
+                    size,
+                    1,
+                    MakeCallback(&CompletionLog::OnSent, &log),
+                    MakeCallback(&CompletionLog::OnReceived, &log));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log.received.size(), 1, "received");
+        NS_TEST_ASSERT_MSG_EQ(log.sent.size(), 1, "acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(log.received[0].size, size, "64-bit size");
+        NS_TEST_EXPECT_MSG_EQ(f.rdma.GetTransport(1)->GetStats().bytesDelivered, size, "bytes");
+        uint64_t packets = (size + 4095) / 4096;
+        NS_TEST_EXPECT_MSG_EQ(f.rdma.GetTransport(0)->GetStats().dataPacketsSent,
+                              packets,
+                              "packets");
+        // Line rate: (size + packets x 82 + one RETH of 16) x 8 / rate + delay.
+        double expect = (size + packets * 82.0 + 16) * 8 / 800e9 + 1e-6;
+        NS_TEST_EXPECT_MSG_EQ_TOL(log.received[0].doneTime.GetSeconds(),
+                                  expect,
+                                  2e-9,
+                                  "line rate to the nanosecond");
+        Simulator::Destroy();
+    }
+};
+
 /// The suite.
 class RdmaTransportTestSuite : public TestSuite
 {
@@ -487,6 +536,7 @@ class RdmaTransportTestSuite : public TestSuite
         AddTestCase(new RdmaTailLossTestCase(1), TestCase::QUICK);
         AddTestCase(new RdmaRetryLimitTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaRoundRobinWindowTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaHugeMessageTestCase(), TestCase::QUICK);
     }
 };
 
