@@ -50,7 +50,7 @@ class ScheduledLeafSwitch : public Object
     /// How cells are spread over fabric links.
     enum SprayMode
     {
-        ROUND_ROBIN = 0,  //!< next link in turn
+        ROUND_ROBIN = 0,  //!< next link in turn (deficit round robin in bytes)
         RANDOM = 1,       //!< uniformly random link
         LEAST_LOADED = 2, //!< link with the smallest backlog
     };
@@ -205,6 +205,7 @@ class ScheduledLeafSwitch : public Object
     Time m_reassemblyTimeout;      //!< ReassemblyTimeout
     uint32_t m_reorderWindow;      //!< ReorderWindow
     Time m_detectionDelay;         //!< LinkDetectionDelay
+    uint32_t m_grantBatch;         //!< GrantBatch
     Time m_requestInterval;        //!< RequestInterval
     uint32_t m_requestQuantum;     //!< RequestQuantum
     uint32_t m_nTcs;               //!< NumTrafficClasses
@@ -224,6 +225,8 @@ class ScheduledLeafSwitch : public Object
     std::vector<Ptr<FabricNetDevice>> m_fabric;      //!< fabric ports
     std::vector<Ptr<CellSpineSwitch>> m_fabricSpine; //!< spine behind each fabric port
     std::vector<std::vector<uint32_t>> m_spray;      //!< usable fabric ports per dst leaf
+    std::vector<int64_t> m_sprayDeficit;             //!< per (dst leaf, fabric port), bytes
+    int64_t m_sprayQuantum{0};                       //!< bytes per round-robin turn
     std::vector<uint32_t> m_sprayCursor;             //!< round-robin cursor per dst leaf
     Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
@@ -231,6 +234,7 @@ class ScheduledLeafSwitch : public Object
     std::vector<uint64_t> m_reported;                //!< per VOQ: cumulative bytes requested
     std::vector<int64_t> m_lastRequest;              //!< per VOQ: time of the last request
     std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
+    std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
     std::vector<uint64_t> m_grantSeen;               //!< per VOQ: cumulative bytes granted
     std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf
     std::vector<EventId> m_timers;                   //!< reassembly timer per source

@@ -3,6 +3,8 @@
 # C++ examples that test.py runs as regression tests (ctest runs the same list out
 # of tree). Each tuple is (example name with arguments, do_run, do_valgrind_run).
 cpp_examples = [
+    ("scheduled-incast --senders=4", "True", "True"),
+    ("scheduled-permutation --leaves=2 --hostsPerLeaf=2 --spines=3", "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
 ]
 

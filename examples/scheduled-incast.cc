@@ -1,0 +1,192 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// N:1 incast on the scheduled fabric.
+//
+// Hosts 1..N send IPv4/UDP packets at line rate (UdpLineRateSource, through their
+// RoceNetDevice NICs) to host 0 for --duration; the example prints each sender's
+// goodput, the egress goodput against the host-link bound, Jain's fairness index,
+// the spine queue high-water mark, drops and the simulator's cost (events per
+// cell), and writes the same as JSON.
+//
+//   ./scheduled-incast --senders=8 --hostLinkRate=400Gbps --fabricLinkRate=400Gbps
+//
+// Every cluster field is an option (ClusterDescription::AddToCommandLine); with
+// --leaves=0 (default) the cluster has one host per leaf and senders + 1 leaves.
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/command-line.h"
+#include "ns3/core-module.h"
+#include "ns3/ipv4-header.h"
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("ScheduledIncast");
+
+namespace
+{
+
+/// Bytes received by a host, per source host, after a warm-up time.
+struct Sink
+{
+    const ClusterDescription* cluster{nullptr};
+    Time from;
+    std::vector<uint64_t> bytes;
+    uint64_t packets{0};
+
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+    {
+        Ipv4Header ip;
+        p->PeekHeader(ip);
+        packets++;
+        if (Simulator::Now() >= from)
+        {
+            bytes.at(cluster->GetHostIndex(ip.GetSource())) += p->GetSize();
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ClusterDescription cluster;
+    cluster.leaves = 0;
+    cluster.hostsPerLeaf = 1;
+    cluster.hostLinkRate = DataRate("100Gbps");
+    cluster.fabricLinkRate = DataRate("100Gbps");
+    uint32_t senders = 4;
+    uint32_t packetSize = 1462;
+    Time duration = MicroSeconds(200);
+    Time warmup = MicroSeconds(50);
+    std::string sprayMode = "RoundRobin";
+    uint32_t cellPayload = 256;
+    uint32_t cellHeader = 16;
+    uint32_t creditSize = 1024;
+    double overGrant = 1.05;
+    std::string json = "scheduled-incast.json";
+    bool pcap = false;
+
+    CommandLine cmd(__FILE__);
+    cluster.AddToCommandLine(cmd);
+    cmd.AddValue("senders", "number of senders N (hosts 1..N send to host 0)", senders);
+    cmd.AddValue("packetSize", "IPv4 packet size in bytes", packetSize);
+    cmd.AddValue("duration", "how long the senders send", duration);
+    cmd.AddValue("warmup", "goodput is measured from this time on", warmup);
+    cmd.AddValue("sprayMode", "RoundRobin, Random or LeastLoaded", sprayMode);
+    cmd.AddValue("cellPayload", "cell payload bytes", cellPayload);
+    cmd.AddValue("cellHeader", "cell header bytes", cellHeader);
+    cmd.AddValue("creditSize", "credit grant bytes", creditSize);
+    cmd.AddValue("overGrant", "credit rate / port rate", overGrant);
+    cmd.AddValue("json", "JSON results file (empty: none)", json);
+    cmd.AddValue("pcap", "write pcap of the receiver's host link", pcap);
+    cmd.Parse(argc, argv);
+
+    NS_ABORT_MSG_IF(senders < 1, "--senders must be at least 1, got " << senders);
+    NS_ABORT_MSG_IF(warmup >= duration,
+                    "--warmup=" << warmup.As(Time::US)
+                                << " must be below --duration=" << duration.As(Time::US));
+    if (cluster.leaves == 0)
+    {
+        cluster.leaves = (senders + 1 + cluster.hostsPerLeaf - 1) / cluster.hostsPerLeaf;
+    }
+    NS_ABORT_MSG_IF(cluster.GetHosts() < senders + 1,
+                    "the cluster has " << cluster.GetHosts() << " hosts, --senders=" << senders
+                                       << " needs " << senders + 1);
+
+    ScheduledFabricHelper fabric;
+    fabric.SetLeafAttribute("SprayMode", StringValue(sprayMode));
+    fabric.SetLeafAttribute("CellPayload", UintegerValue(cellPayload));
+    fabric.SetLeafAttribute("CellHeader", UintegerValue(cellHeader));
+    fabric.SetSchedulerAttribute("CreditSize", UintegerValue(creditSize));
+    fabric.SetSchedulerAttribute("OverGrant", DoubleValue(overGrant));
+    fabric.Install(cluster);
+    fabric.AssignStreams(1);
+    if (pcap)
+    {
+        fabric.EnablePcap("scheduled-incast", fabric.GetHostDevices().Get(0), false);
+    }
+
+    Sink sink;
+    sink.cluster = &cluster;
+    sink.from = warmup;
+    sink.bytes.assign(cluster.GetHosts(), 0);
+    fabric.GetHostDevice(0)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sink));
+    std::vector<Ptr<UdpLineRateSource>> sources;
+    for (uint32_t s = 1; s <= senders; ++s)
+    {
+        auto src = CreateObject<UdpLineRateSource>();
+        src->SetAttribute("PacketSize", UintegerValue(packetSize));
+        src->Setup(fabric.GetHostDevice(s), cluster.GetHostAddress(0));
+        src->Start(NanoSeconds(100));
+        src->Stop(duration);
+        sources.push_back(src);
+    }
+    Simulator::Stop(duration);
+    Simulator::Run();
+
+    const double window = (duration - warmup).GetSeconds();
+    const double bound = cluster.hostLinkRate.GetBitRate() * double(packetSize) /
+                         (std::max(packetSize + 14, 60u) + 24);
+    double total = 0;
+    double sumSq = 0;
+    nlohmann::json perSender = nlohmann::json::array();
+    std::cout << "scheduled incast: " << senders << ":1 on " << cluster.ToString() << std::endl;
+    for (uint32_t s = 1; s <= senders; ++s)
+    {
+        const double rate = sink.bytes[s] * 8.0 / window;
+        total += rate;
+        sumSq += rate * rate;
+        perSender.push_back({{"host", s}, {"goodputGbps", rate / 1e9}});
+        std::cout << "  sender " << s << ": " << rate / 1e9 << " Gb/s" << std::endl;
+    }
+    const double jain = total * total / (senders * sumSq);
+    const auto totals = fabric.GetTotals();
+    const uint64_t events = Simulator::GetEventCount();
+    const double eventsPerCell = totals.dataCells ? double(events) / totals.dataCells : 0;
+    std::cout << "  egress goodput " << total / 1e9 << " Gb/s = " << total / bound
+              << " of the host-link bound " << bound / 1e9 << " Gb/s" << std::endl
+              << "  Jain's index " << jain << ", spine queue high water "
+              << totals.spineQueueHighWater << " B" << std::endl
+              << "  offered " << totals.offeredPackets << " packets, delivered "
+              << totals.deliveredPackets << ", dropped " << totals.GetDroppedPackets()
+              << ", VOQ bytes left " << totals.queuedBytes << std::endl
+              << "  " << events << " events for " << totals.dataCells << " data cells ("
+              << eventsPerCell << " per cell, all hops and host frames included)" << std::endl;
+
+    if (!json.empty())
+    {
+        nlohmann::json out = {
+            {"scenario", "scheduled-incast"},
+            {"cluster", cluster.ToString()},
+            {"senders", senders},
+            {"packetSize", packetSize},
+            {"durationUs", duration.GetMicroSeconds()},
+            {"warmupUs", warmup.GetMicroSeconds()},
+            {"egressGoodputGbps", total / 1e9},
+            {"boundGbps", bound / 1e9},
+            {"egressOverBound", total / bound},
+            {"jain", jain},
+            {"perSender", perSender},
+            {"spineQueueHighWaterBytes", totals.spineQueueHighWater},
+            {"offeredPackets", totals.offeredPackets},
+            {"deliveredPackets", totals.deliveredPackets},
+            {"droppedPackets", totals.GetDroppedPackets()},
+            {"dataCells", totals.dataCells},
+            {"events", events},
+            {"eventsPerDataCell", eventsPerCell},
+        };
+        std::ofstream(json) << out.dump(2) << std::endl;
+        std::cout << "  results in " << json << std::endl;
+    }
+    Simulator::Destroy();
+    return 0;
+}
