@@ -42,6 +42,7 @@ main(int argc, char* argv[])
     Time delay = NanoSeconds(500);
     uint32_t mtu = 4096;
     bool pcap = false;
+    bool ascii = false;
     std::string pcapPrefix = "rdma-point-to-point";
 
     CommandLine cmd(__FILE__);
@@ -50,7 +51,8 @@ main(int argc, char* argv[])
     cmd.AddValue("delay", "wire propagation delay", delay);
     cmd.AddValue("mtu", "RDMA path MTU (256..4096)", mtu);
     cmd.AddValue("pcap", "write a pcap of both NICs", pcap);
-    cmd.AddValue("pcapPrefix", "pcap file prefix", pcapPrefix);
+    cmd.AddValue("ascii", "write an ascii trace of both NICs", ascii);
+    cmd.AddValue("pcapPrefix", "pcap/ascii file prefix", pcapPrefix);
     cmd.Parse(argc, argv);
 
     NodeContainer hosts;
@@ -67,6 +69,11 @@ main(int argc, char* argv[])
     if (pcap)
     {
         wire.EnablePcapAll(pcapPrefix);
+    }
+    if (ascii)
+    {
+        AsciiTraceHelper files;
+        wire.EnableAsciiAll(files.CreateFileStream(pcapPrefix + ".tr"));
     }
 
     rdma.Post(0, 1, size, 1, MakeCallback(&OnSent), MakeCallback(&OnReceived));

@@ -6,6 +6,7 @@ cpp_examples = [
     ("scheduled-incast --senders=4", "True", "True"),
     ("scheduled-permutation --leaves=2 --hostsPerLeaf=2 --spines=3", "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
+    ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]
 
 # Python examples test.py runs: (example name, do_run).
