@@ -454,7 +454,7 @@ RdmaTransport::Activate(RdmaQueuePair& qp)
 void
 RdmaTransport::ScheduleWake(Time at)
 {
-    if (m_wakeEvent.IsRunning() && m_wakeEvent.GetTs() <= at.GetTimeStep())
+    if (m_wakeEvent.IsRunning() && m_wakeEvent.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
     {
         return;
     }
