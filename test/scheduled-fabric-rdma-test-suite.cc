@@ -1,0 +1,300 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The scheduled fabric under the RDMA transport (RdmaHelper on the hosts' NICs):
+// messages posted between ranks, completions timed, transport and fabric
+// counters checked.
+//
+// Bound: the RDMA payload of a 4096-byte Mtu travels in a 4096 + 44 (IPv4 20, UDP 8,
+// BTH 12, ICRC 4) = 4140-byte IPv4 packet, 4178 bytes on the wire (Ethernet 14,
+// FCS 4, preamble and IFG 20), so payload goodput = rate x 4096 / 4178.
+
+#include "ns3/rdma-helper.h"
+#include "ns3/scheduled-fabric-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+ClusterDescription
+Cluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
+{
+    ClusterDescription c;
+    c.leaves = leaves;
+    c.hostsPerLeaf = hostsPerLeaf;
+    c.spines = spines;
+    c.hostLinkRate = DataRate("100Gbps");
+    c.fabricLinkRate = DataRate("100Gbps");
+    return c;
+}
+
+double
+RdmaGoodput(const ClusterDescription& c)
+{
+    return c.hostLinkRate.GetBitRate() * 4096.0 / 4178.0;
+}
+
+/// Completion times of messages.
+struct Completions
+{
+    std::vector<Time> done;
+    uint32_t count{0};
+
+    void Received(const RdmaCompletion& c)
+    {
+        done.at(c.srcRank) = c.doneTime;
+        count++;
+    }
+};
+
+/// A fabric with RDMA on every host.
+struct RdmaFabric
+{
+    ScheduledFabricHelper fabric;
+    RdmaHelper rdma;
+    Completions completions;
+
+    explicit RdmaFabric(const ClusterDescription& c)
+    {
+        fabric.Install(c);
+        fabric.AssignStreams(1);
+        rdma.Install(fabric.GetHostDevices());
+        completions.done.assign(c.GetHosts(), Time(0));
+    }
+
+    void Post(uint32_t src, uint32_t dst, uint64_t size)
+    {
+        rdma.Post(src,
+                  dst,
+                  size,
+                  src,
+                  RdmaCompletionCallback(),
+                  MakeCallback(&Completions::Received, &completions));
+    }
+
+    RdmaTransport::Stats Sum() const
+    {
+        RdmaTransport::Stats s;
+        for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
+        {
+            const auto& t = rdma.GetTransport(r)->GetStats();
+            s.retransmittedPackets += t.retransmittedPackets;
+            s.timeouts += t.timeouts;
+            s.messagesReceived += t.messagesReceived;
+            s.qpFailures += t.qpFailures;
+            s.naksSent += t.naksSent;
+        }
+        return s;
+    }
+
+    ~RdmaFabric()
+    {
+        Simulator::Destroy();
+    }
+};
+
+/// Completion time of a one-packet message (4096 B) from src to dst on an idle
+/// fabric: the fixed part of every transfer time (host links, request/grant round
+/// trip, cells, reassembly).
+Time
+OnePacketTime(const ClusterDescription& c, uint32_t src, uint32_t dst)
+{
+    RdmaFabric f(c);
+    f.Post(src, dst, 4096);
+    Simulator::Run();
+    return f.completions.done[src];
+}
+
+} // namespace
+
+/// One RDMA message across the fabric: goodput close to the RDMA bound.
+class RdmaOneFlowTestCase : public TestCase
+{
+  public:
+    RdmaOneFlowTestCase()
+        : TestCase("RDMA: one 4 MB message, goodput vs bound")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = Cluster(2, 1, 2);
+        const Time t1 = OnePacketTime(cluster, 0, 1);
+        RdmaFabric f(cluster);
+        const uint64_t size = 4 << 20;
+        f.Post(0, 1, size);
+        Simulator::Run();
+        const auto stats = f.Sum();
+        const auto totals = f.fabric.GetTotals();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 1, "message completed");
+        const double goodput = size * 8.0 / f.completions.done[0].GetSeconds();
+        const double bound = RdmaGoodput(cluster);
+        // expected = one-packet time + the other bytes at the bound, plus up to one
+        // RequestInterval (2 us: the last bytes' coalesced credit request may wait
+        // that long); tolerance 0.5%
+        const double expected = t1.GetSeconds() + (size - 4096) * 8.0 / bound + 1e-6;
+        const double ratio = f.completions.done[0].GetSeconds() / expected;
+        std::cout << "RDMA one flow: " << goodput / 1e9 << " Gb/s = " << goodput / bound
+                  << " of the bound " << bound / 1e9 << " (one-packet time " << t1.As(Time::US)
+                  << "), completion / expected " << ratio << "; retransmitted "
+                  << stats.retransmittedPackets << ", fabric drops " << totals.GetDroppedPackets()
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(ratio, 1.0, 0.005 + 1e-6 / expected, "completion as predicted");
+        NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
+        NS_TEST_EXPECT_MSG_EQ(totals.GetDroppedPackets(), 0, "no drop");
+    }
+};
+
+/// N:1 RDMA incast: every message completes, shares are equal, nothing is lost.
+class RdmaIncastTestCase : public TestCase
+{
+  public:
+    RdmaIncastTestCase()
+        : TestCase("RDMA: N:1 incast, N = 2, 4, 8, 16")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t n : {2u, 4u, 8u, 16u})
+        {
+            const auto cluster = Cluster(n + 1, 1, 4);
+            const Time t1 = OnePacketTime(cluster, 1, 0);
+            RdmaFabric f(cluster);
+            const uint64_t size = 1 << 20;
+            for (uint32_t s = 1; s <= n; ++s)
+            {
+                f.Post(s, 0, size);
+            }
+            Simulator::Run();
+            const auto stats = f.Sum();
+            const auto totals = f.fabric.GetTotals();
+            NS_TEST_ASSERT_MSG_EQ(f.completions.count, n, "every message completed");
+            Time first = Seconds(1);
+            Time last = Time(0);
+            for (uint32_t s = 1; s <= n; ++s)
+            {
+                first = std::min(first, f.completions.done[s]);
+                last = std::max(last, f.completions.done[s]);
+            }
+            const double aggregate = n * size * 8.0 / last.GetSeconds();
+            const double bound = RdmaGoodput(cluster);
+            // expected end = one-packet time + the other N x size bytes at the bound
+            // (+ half a RequestInterval, see the one-flow case)
+            const double expected = t1.GetSeconds() + (n * size - 4096) * 8.0 / bound + 1e-6;
+            const double ratio = last.GetSeconds() / expected;
+            std::cout << "RDMA incast N=" << n << ": aggregate " << aggregate / bound
+                      << " of bound, last completion / expected " << ratio
+                      << ", first/last completion " << first.As(Time::US) << " / "
+                      << last.As(Time::US) << ", retransmitted " << stats.retransmittedPackets
+                      << ", fabric drops " << totals.GetDroppedPackets() << ", spine high water "
+                      << totals.spineQueueHighWater << " B" << std::endl;
+            // egress busy: the last completion within 1% of the bound's prediction
+            NS_TEST_EXPECT_MSG_EQ_TOL(ratio, 1.0, 0.01, "egress kept busy");
+            // fair shares: every sender finishes within 2% of the last one
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(first.GetSeconds(), 0.98 * last.GetSeconds(), "fair");
+            NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
+            NS_TEST_EXPECT_MSG_EQ(totals.GetDroppedPackets(), 0, "no drop");
+            NS_TEST_EXPECT_MSG_EQ(totals.spineDroppedCells + totals.linkLostCells, 0, "no loss");
+        }
+    }
+};
+
+/// Permutation of RDMA messages across all hosts.
+class RdmaPermutationTestCase : public TestCase
+{
+  public:
+    RdmaPermutationTestCase()
+        : TestCase("RDMA: permutation across all hosts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = Cluster(4, 2, 4);
+        const Time t1 = OnePacketTime(cluster, 1, 2); // a pair across the fabric
+        RdmaFabric f(cluster);
+        const uint32_t hosts = cluster.GetHosts();
+        const uint64_t size = 2 << 20;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            f.Post(h, (h + 1) % hosts, size);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, hosts, "every message completed");
+        const double bound = RdmaGoodput(cluster);
+        double worst = 1e300;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            // goodput once the first packet is through: (size - 4096) / (t - t1)
+            const double rate = (size - 4096) * 8.0 / (f.completions.done[h] - t1).GetSeconds();
+            worst = std::min(worst, rate / bound);
+        }
+        std::cout << "RDMA permutation: worst flow " << worst
+                  << " of bound (after the one-packet time " << t1.As(Time::US) << ")" << std::endl;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(worst, 0.97, "every flow >= 97% of the RDMA goodput");
+        NS_TEST_EXPECT_MSG_EQ(f.Sum().retransmittedPackets, 0, "no retransmission");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().GetDroppedPackets(), 0, "no drop");
+    }
+};
+
+/// A fabric link fails mid-message: the fabric counts what it lost, the transport
+/// recovers it, the message completes.
+class RdmaLinkFailureTestCase : public TestCase
+{
+  public:
+    RdmaLinkFailureTestCase()
+        : TestCase("RDMA: fabric link failure, losses counted and recovered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = Cluster(2, 1, 4);
+        RdmaFabric f(cluster);
+        f.fabric.ScheduleLinkState(0, 2, 0, MicroSeconds(50), false);
+        f.Post(0, 1, 4 << 20);
+        Simulator::Run();
+        const auto stats = f.Sum();
+        const auto totals = f.fabric.GetTotals();
+        std::cout << "RDMA link failure: lost cells " << totals.linkLostCells
+                  << ", reassembly timeouts " << totals.reassemblyTimeouts << ", retransmitted "
+                  << stats.retransmittedPackets << ", completion "
+                  << f.completions.done[0].As(Time::US) << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(f.completions.count, 1, "message completed");
+        NS_TEST_EXPECT_MSG_GT(totals.linkLostCells, 0, "lost cells counted");
+        NS_TEST_EXPECT_MSG_GT(totals.reassemblyTimeouts, 0, "their packets counted");
+        NS_TEST_EXPECT_MSG_GT(stats.retransmittedPackets, 0, "the transport recovered them");
+        NS_TEST_EXPECT_MSG_EQ(totals.offeredPackets,
+                              totals.deliveredPackets + totals.GetDroppedPackets(),
+                              "offered = delivered + counted drops");
+    }
+};
+
+/// The ns-3 suite of the scheduled fabric under RDMA.
+class ScheduledFabricRdmaTestSuite : public TestSuite
+{
+  public:
+    ScheduledFabricRdmaTestSuite()
+        : TestSuite("ai-fabric-scheduled-fabric-rdma", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new RdmaOneFlowTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaIncastTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaPermutationTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaLinkFailureTestCase(), TestCase::QUICK);
+    }
+};
+
+/// Static instance.
+static ScheduledFabricRdmaTestSuite g_scheduledFabricRdmaTestSuite;
