@@ -111,6 +111,10 @@ class RdmaGoodputTestCase : public TestCase
         auto tx = f.rdma.GetTransport(0)->GetStats();
         NS_TEST_EXPECT_MSG_EQ(tx.dataPacketsSent, packets, "one packet per MTU");
         NS_TEST_EXPECT_MSG_EQ(tx.retransmittedPackets, 0, "no retransmissions on an idle link");
+        // ACKs coalesced: one per AckInterval (16) packets; the message end falls on one.
+        NS_TEST_EXPECT_MSG_EQ(f.rdma.GetTransport(1)->GetStats().acksSent,
+                              packets / 16,
+                              "one ACK per 16 packets");
         Simulator::Destroy();
     }
 
