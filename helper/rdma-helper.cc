@@ -5,11 +5,14 @@
 #include "rdma-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/roce-net-device.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
 
 RdmaHelper::RdmaHelper()
 {

@@ -4,8 +4,12 @@
 
 #include "aeth-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("AethHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(AethHeader);
 

@@ -5,11 +5,14 @@
 #include "bth-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 #include <iomanip>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("BthHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(BthHeader);
 

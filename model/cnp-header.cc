@@ -4,8 +4,12 @@
 
 #include "cnp-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CnpHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(CnpHeader);
 

@@ -5,12 +5,15 @@
 #include "dcqcn-rate-controller.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DcqcnRateController");
 
 void
 DcqcnConfig::Validate() const

@@ -4,8 +4,12 @@
 
 #include "icrc-trailer.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("IcrcTrailer");
 
 NS_OBJECT_ENSURE_REGISTERED(IcrcTrailer);
 

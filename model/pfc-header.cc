@@ -5,9 +5,12 @@
 #include "pfc-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcHeader);
 

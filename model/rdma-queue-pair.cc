@@ -8,9 +8,12 @@
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
 
 RdmaQueuePair::RdmaQueuePair(uint32_t qpn, uint32_t localRank, uint32_t remoteRank, uint32_t mtu)
     : m_qpn(qpn),

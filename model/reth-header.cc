@@ -4,8 +4,12 @@
 
 #include "reth-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RethHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(RethHeader);
 
