@@ -125,6 +125,12 @@ ScheduledLeafSwitch::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_nTcs),
                           MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("PfcRefresh",
+                          "While a host port is paused and frames still arrive from it, "
+                          "repeat the pause at most this often",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&ScheduledLeafSwitch::m_pfcRefresh),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("UnroutableAction",
                           "What to do with a packet for an address outside the cluster",
                           EnumValue(ScheduledLeafSwitch::ABORT),
@@ -255,6 +261,7 @@ ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
     }
     m_ifToPort[device->GetIfIndex()] = static_cast<int32_t>(port);
     m_grantSent.resize(m_grantSent.size() + m_nTcs * m_leaves, 0);
+    m_lastPause.resize(m_lastPause.size() + m_nTcs, std::numeric_limits<int64_t>::min() / 2);
     device->SetReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveFromHost, this));
     scheduler->Setup(m_leaves, m_nTcs, rate, m_cellPayload);
     scheduler->SetGrantCallback(MakeCallback(&ScheduledLeafSwitch::SendGrant, this).Bind(port));
@@ -355,6 +362,16 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
         m_counters.voqDropBytes += size;
         m_dropTrace(inPort, packet);
         return true;
+    }
+    if (m_voq->IsPaused(inPort, tc))
+    {
+        // The host is still sending: frames were in flight, or its pause ran out.
+        const std::size_t idx = static_cast<std::size_t>(inPort) * m_nTcs + tc;
+        const int64_t now = Simulator::Now().GetTimeStep();
+        if (now - m_lastPause[idx] >= m_pfcRefresh.GetTimeStep())
+        {
+            Pfc(inPort, tc, true);
+        }
     }
     MaybeRequest(voq);
     return true;
@@ -672,6 +689,10 @@ ScheduledLeafSwitch::HostQueueBytes(uint32_t port) const
 void
 ScheduledLeafSwitch::Pfc(uint32_t port, uint8_t tc, bool pause)
 {
+    if (pause)
+    {
+        m_lastPause[static_cast<std::size_t>(port) * m_nTcs + tc] = Simulator::Now().GetTimeStep();
+    }
     if (Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(m_hostDevs[port]))
     {
         dev->SendPfc(tc, pause ? 0xffff : 0);

@@ -205,6 +205,7 @@ class ScheduledLeafSwitch : public Object
     Time m_reassemblyTimeout;      //!< ReassemblyTimeout
     uint32_t m_reorderWindow;      //!< ReorderWindow
     Time m_detectionDelay;         //!< LinkDetectionDelay
+    Time m_pfcRefresh;             //!< PfcRefresh
     uint32_t m_grantBatch;         //!< GrantBatch
     Time m_requestInterval;        //!< RequestInterval
     uint32_t m_requestQuantum;     //!< RequestQuantum
@@ -234,6 +235,7 @@ class ScheduledLeafSwitch : public Object
     std::vector<uint64_t> m_reported;                //!< per VOQ: cumulative bytes requested
     std::vector<int64_t> m_lastRequest;              //!< per VOQ: time of the last request
     std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
+    std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
     std::vector<uint64_t> m_grantSeen;               //!< per VOQ: cumulative bytes granted
     std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf

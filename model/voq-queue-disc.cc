@@ -449,4 +449,16 @@ VoqQueueDisc::GetPauses() const
     return m_pauses;
 }
 
+bool
+VoqQueueDisc::IsPaused(uint32_t port, uint8_t tc) const
+{
+    return m_paused.at(port * m_nTcs + tc);
+}
+
+uint64_t
+VoqQueueDisc::GetIngressBytes(uint32_t port, uint8_t tc) const
+{
+    return m_portTcBytes.at(port * m_nTcs + tc);
+}
+
 } // namespace ns3

@@ -116,6 +116,10 @@ class VoqQueueDisc : public QueueDisc
     uint64_t GetDroppedBytes() const;
     /// \return PFC pauses requested
     uint64_t GetPauses() const;
+    /// \param port ingress port \param tc class \return true while it is paused
+    bool IsPaused(uint32_t port, uint8_t tc) const;
+    /// \param port ingress port \param tc class \return bytes held from it
+    uint64_t GetIngressBytes(uint32_t port, uint8_t tc) const;
 
     /// Reason string for drops when the buffer is full
     static constexpr const char* BUFFER_FULL_DROP = "Ingress buffer full";

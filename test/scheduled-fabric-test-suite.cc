@@ -477,6 +477,51 @@ class LinkFailureTestCase : public FabricTestCase
     }
 };
 
+/// Ingress buffer exhausted: the leaf pauses the sending hosts (PFC) and nothing
+/// is dropped; the egress stays busy.
+class PfcTestCase : public FabricTestCase
+{
+  public:
+    PfcTestCase()
+        : FabricTestCase("VOQ buffer pressure: PFC pauses the hosts, zero drops")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(2, 4, 4);
+        run.flows = {{0, 4}, {1, 4}, {2, 4}, {3, 4}}; // 4:1 from one leaf
+        const uint64_t xoff = 100 * 1024;
+        run.helper.SetVoqAttribute("PfcXoff", UintegerValue(xoff));
+        run.stop = MicroSeconds(250);
+        run.end = MicroSeconds(2000);
+        run.Execute();
+        const auto& t = run.totals;
+        Ptr<VoqQueueDisc> voq = run.helper.GetLeaf(0)->GetVoqQueueDisc();
+        uint64_t pfcReceived = 0;
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            pfcReceived += run.helper.GetHostDevice(h)->GetCounters().pfcReceived;
+        }
+        const double bound = HostGoodput(run.cluster);
+        std::cout << "PFC: pauses " << t.voqPauses << ", PFC frames at hosts " << pfcReceived
+                  << ", ingress buffer high water " << voq->GetBufferHighWater() << " B (4 x "
+                  << xoff << " B Xoff), egress " << run.sinks[4]->TotalRate() / bound
+                  << " of bound, drops " << t.GetDroppedPackets() << std::endl;
+        NS_TEST_EXPECT_MSG_GT(t.voqPauses, 0, "the VOQ buffer asked for pauses");
+        NS_TEST_EXPECT_MSG_GT(pfcReceived, 0, "the hosts received PFC frames");
+        NS_TEST_EXPECT_MSG_EQ(t.GetDroppedPackets(), 0, "lossless");
+        // each port stops within one host-link round trip of Xoff: 4 x (Xoff + 16 KiB)
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(voq->GetBufferHighWater(),
+                                    4 * (xoff + 16 * 1024),
+                                    "buffer held near Xoff");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(run.sinks[4]->TotalRate(), 0.99 * bound, "egress busy");
+        CheckConservation(t, true);
+    }
+};
+
 /// The ns-3 suite of the scheduled fabric.
 class ScheduledFabricTestSuite : public TestSuite
 {
@@ -493,6 +538,7 @@ class ScheduledFabricTestSuite : public TestSuite
         AddTestCase(new SprayTestCase("LeastLoaded"), TestCase::QUICK);
         AddTestCase(new ConservationTestCase(), TestCase::QUICK);
         AddTestCase(new LinkFailureTestCase(), TestCase::QUICK);
+        AddTestCase(new PfcTestCase(), TestCase::QUICK);
     }
 };
 
