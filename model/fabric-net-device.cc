@@ -74,6 +74,8 @@ FabricNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_peer = nullptr;
+    m_generation++;
+    m_inFlight.clear();
     m_rxCallback = MakeNullCallback<void, uint32_t, const FabricCell&>();
     m_linkChangeCb.clear();
     NetDevice::DoDispose();
@@ -116,28 +118,49 @@ FabricNetDevice::SendCell(const FabricCell& cell)
         m_dataCellsSent++;
     }
     m_txTrace(m_port, cell);
-    // Only the event time is rounded to the simulator's resolution; the clock
-    // itself stays exact.
-    const Time arrival = FemtoSeconds(arrivalFs);
-    const Time delay = arrival - Simulator::Now();
-    Simulator::ScheduleWithContext(m_peer->GetNode()->GetId(),
-                                   delay,
-                                   &FabricNetDevice::Receive,
-                                   m_peer,
-                                   cell,
-                                   m_channel->GetEpoch());
+    // Cells leave a FIFO link in order, so only the head of the in-flight list
+    // needs an event: the pending-event set stays one per link however long the
+    // queue, and each cell still costs exactly one event.
+    m_inFlight.push_back({arrivalFs, cell});
+    if (m_inFlight.size() == 1)
+    {
+        ScheduleHead();
+    }
     return true;
 }
 
 void
-FabricNetDevice::Receive(FabricCell cell, uint32_t epoch)
+FabricNetDevice::ScheduleHead()
 {
-    if (epoch != m_channel->GetEpoch())
+    // Only the event time is rounded to the simulator's resolution; the clock
+    // itself stays exact.
+    const Time delay = FemtoSeconds(m_inFlight.front().first) - Simulator::Now();
+    Simulator::ScheduleWithContext(m_peer->GetNode()->GetId(),
+                                   std::max(delay, Time(0)),
+                                   &FabricNetDevice::DeliverHead,
+                                   this,
+                                   m_generation);
+}
+
+void
+FabricNetDevice::DeliverHead(uint32_t generation)
+{
+    if (generation != m_generation)
     {
-        m_cellsLost++;
-        m_lostTrace(m_port, cell);
-        return;
+        return; // the link failed after this event was scheduled: its cells are counted
     }
+    FabricCell cell = std::move(m_inFlight.front().second);
+    m_inFlight.pop_front();
+    if (!m_inFlight.empty())
+    {
+        ScheduleHead();
+    }
+    m_peer->Receive(cell);
+}
+
+void
+FabricNetDevice::Receive(const FabricCell& cell)
+{
     m_cellsReceived++;
     m_rxTrace(m_port, cell);
     m_rxCallback(m_port, cell);
@@ -190,8 +213,15 @@ FabricNetDevice::NotifyLinkChange()
 {
     if (!m_channel->IsUp())
     {
-        // Whatever was queued is gone with the link; the receiver counts it by epoch.
+        // Whatever was queued or on the wire is gone with the link: counted here.
         m_busyUntilFs = Simulator::Now().GetFemtoSeconds();
+        m_generation++;
+        for (const auto& entry : m_inFlight)
+        {
+            m_cellsLost++;
+            m_lostTrace(m_port, entry.second);
+        }
+        m_inFlight.clear();
     }
     for (auto& cb : m_linkChangeCb)
     {

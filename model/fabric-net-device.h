@@ -14,6 +14,8 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -26,11 +28,12 @@ class Node;
  * \ingroup ai-fabric
  * \brief One end of a leaf-spine link: transmits cells at DataRate, FIFO.
  *
- * The transmit queue is kept as a departure clock rather than a list of cells:
- * each cell's arrival at the peer is computed when it is queued (start = max(now,
- * link busy until), plus its serialisation time, plus the channel delay) and one
- * event is scheduled for it. That is one event per cell per hop, no per-cell
- * allocation beyond the event itself, and the exact FIFO timing of a real link.
+ * The transmit queue is kept as a departure clock: each cell's arrival at the
+ * peer is computed when it is queued (start = max(now, link busy until), plus its
+ * serialisation time, plus the channel delay) and the cell joins a FIFO of cells
+ * in flight; one event, for the head of that FIFO, delivers it and schedules the
+ * next. That is one event per cell per hop, one pending event per link, and the
+ * exact FIFO timing of a real link.
  * The backlog in bytes is derived from the clock. Time is kept in femtoseconds so
  * serialisation times do not accumulate rounding error.
  *
@@ -129,29 +132,35 @@ class FabricNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// Arrival of a cell from the peer, sent under the given link epoch.
-    void Receive(FabricCell cell, uint32_t epoch);
+    /// Schedule the arrival of the head of the in-flight list.
+    void ScheduleHead();
+    /// The head cell reaches the peer (if the link has not failed since).
+    void DeliverHead(uint32_t generation);
+    /// A cell arrived from the peer.
+    void Receive(const FabricCell& cell);
 
-    Ptr<Node> m_node;                           //!< owner
-    Ptr<FabricChannel> m_channel;               //!< link
-    Ptr<FabricNetDevice> m_peer;                //!< other end (cached)
-    uint32_t m_ifIndex{0};                      //!< interface index
-    uint32_t m_port{0};                         //!< switch port index
-    Mac48Address m_address;                     //!< nominal address
-    uint16_t m_mtu{1500};                       //!< nominal MTU (cells are smaller)
-    DataRate m_rate;                            //!< link rate
-    uint64_t m_fsPerByteNum{0};                 //!< 8e15 (fs*bits per byte), for exact times
-    int64_t m_busyUntilFs{0};                   //!< departure clock, femtoseconds
-    CellReceiveCallback m_rxCallback;           //!< to the switch
-    std::vector<Callback<void>> m_linkChangeCb; //!< link change listeners
-    uint64_t m_cellsSent{0};                    //!< counter
-    uint64_t m_bytesSent{0};                    //!< counter
-    uint64_t m_dataCellsSent{0};                //!< counter
-    uint64_t m_cellsReceived{0};                //!< counter
-    uint64_t m_cellsLost{0};                    //!< counter
-    uint64_t m_backlogHighWater{0};             //!< bytes
-    TracedCallback<uint32_t, const FabricCell&> m_txTrace;   //!< cell sent
-    TracedCallback<uint32_t, const FabricCell&> m_rxTrace;   //!< cell received
+    Ptr<Node> m_node;             //!< owner
+    Ptr<FabricChannel> m_channel; //!< link
+    Ptr<FabricNetDevice> m_peer;  //!< other end (cached)
+    uint32_t m_ifIndex{0};        //!< interface index
+    uint32_t m_port{0};           //!< switch port index
+    Mac48Address m_address;       //!< nominal address
+    uint16_t m_mtu{1500};         //!< nominal MTU (cells are smaller)
+    DataRate m_rate;              //!< link rate
+    uint64_t m_fsPerByteNum{0};   //!< 8e15 (fs*bits per byte), for exact times
+    int64_t m_busyUntilFs{0};     //!< departure clock, femtoseconds
+    std::deque<std::pair<int64_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
+    uint32_t m_generation{0};                              //!< bumped when in-flight cells are lost
+    CellReceiveCallback m_rxCallback;                      //!< to the switch
+    std::vector<Callback<void>> m_linkChangeCb;            //!< link change listeners
+    uint64_t m_cellsSent{0};                               //!< counter
+    uint64_t m_bytesSent{0};                               //!< counter
+    uint64_t m_dataCellsSent{0};                           //!< counter
+    uint64_t m_cellsReceived{0};                           //!< counter
+    uint64_t m_cellsLost{0};                               //!< counter
+    uint64_t m_backlogHighWater{0};                        //!< bytes
+    TracedCallback<uint32_t, const FabricCell&> m_txTrace; //!< cell sent
+    TracedCallback<uint32_t, const FabricCell&> m_rxTrace; //!< cell received
     TracedCallback<uint32_t, const FabricCell&> m_lostTrace; //!< cell lost on the link
 };
 
