@@ -149,7 +149,8 @@ function(ai_fabric_add_out_of_tree_tests)
     separate_arguments(example_args UNIX_COMMAND "${example_line}")
     list(GET example_args 0 example_name)
     list(REMOVE_AT example_args 0)
-    string(MAKE_C_IDENTIFIER "${example_line}" test_id)
+    string(REGEX REPLACE "[^A-Za-z0-9.]+" "-" test_id "${example_line}")
+    string(REGEX REPLACE "-$" "" test_id "${test_id}")
     add_test(NAME ai-fabric-example-${test_id}
              COMMAND ${CMAKE_BINARY_DIR}/examples/${example_name} ${example_args}
              WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
