@@ -265,8 +265,27 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     {
         return false; // counted by the queue disc through the store's drop trace
     }
-    q.fifo.push_back(pos);
-    q.ports.push_back(static_cast<uint16_t>(port));
+    uint32_t node = m_freeNodes;
+    if (node == NONE)
+    {
+        node = static_cast<uint32_t>(m_nodes.size());
+        m_nodes.push_back(Node());
+    }
+    else
+    {
+        m_freeNodes = m_nodes[node].next;
+    }
+    m_nodes[node] = {pos, NONE, port};
+    if (q.tail == NONE)
+    {
+        q.head = node;
+    }
+    else
+    {
+        m_nodes[q.tail].next = node;
+    }
+    q.tail = node;
+    q.packets++;
     q.bytes += size;
     q.enqueued += size;
     q.tc = tc;
@@ -316,7 +335,7 @@ void
 VoqQueueDisc::MakeEligible(uint32_t voq)
 {
     Voq& q = m_voqs[voq];
-    if (!q.eligible && !q.fifo.empty() && (!m_gated || q.credit > 0))
+    if (!q.eligible && q.packets > 0 && (!m_gated || q.credit > 0))
     {
         q.eligible = true;
         m_eligible.push_back(voq);
@@ -342,14 +361,21 @@ VoqQueueDisc::DoDequeue()
         m_eligible.pop_front();
         Voq& q = m_voqs[voq];
         q.eligible = false;
-        if (q.fifo.empty() || (m_gated && q.credit <= 0))
+        if (q.packets == 0 || (m_gated && q.credit <= 0))
         {
             continue;
         }
-        Ptr<QueueDiscItem> item = m_store->Take(q.fifo.front());
-        const uint32_t port = q.ports.front();
-        q.fifo.pop_front();
-        q.ports.pop_front();
+        const uint32_t node = q.head;
+        Ptr<QueueDiscItem> item = m_store->Take(m_nodes[node].pos);
+        const uint32_t port = m_nodes[node].port;
+        q.head = m_nodes[node].next;
+        if (q.head == NONE)
+        {
+            q.tail = NONE;
+        }
+        q.packets--;
+        m_nodes[node].next = m_freeNodes;
+        m_freeNodes = node;
         const uint32_t size = item->GetSize();
         q.bytes -= size;
         q.dequeued += size;
@@ -398,7 +424,7 @@ VoqQueueDisc::GetVoqBytes(uint32_t voq) const
 uint32_t
 VoqQueueDisc::GetVoqPackets(uint32_t voq) const
 {
-    return static_cast<uint32_t>(m_voqs.at(voq).fifo.size());
+    return m_voqs.at(voq).packets;
 }
 
 int64_t

@@ -133,15 +133,28 @@ class VoqQueueDisc : public QueueDisc
     /// Per-VOQ state.
     struct Voq
     {
-        std::deque<std::list<Ptr<QueueDiscItem>>::iterator> fifo; //!< packets, in order
-        std::deque<uint16_t> ports;                               //!< ingress port of each packet
-        uint64_t bytes{0};                                        //!< queued bytes
-        int64_t credit{0};                                        //!< credit balance
-        uint64_t enqueued{0};                                     //!< bytes ever enqueued
-        uint64_t dequeued{0};                                     //!< bytes ever dequeued
-        uint64_t granted{0};                                      //!< bytes ever granted
-        uint8_t tc{0};                                            //!< traffic class of its packets
-        bool eligible{false};                                     //!< in the eligible list
+        uint32_t head{NONE};  //!< first packet (index into m_nodes)
+        uint32_t tail{NONE};  //!< last packet
+        uint32_t packets{0};  //!< queued packets
+        uint64_t bytes{0};    //!< queued bytes
+        int64_t credit{0};    //!< credit balance
+        uint64_t enqueued{0}; //!< bytes ever enqueued
+        uint64_t dequeued{0}; //!< bytes ever dequeued
+        uint64_t granted{0};  //!< bytes ever granted
+        uint8_t tc{0};        //!< traffic class of its packets
+        bool eligible{false}; //!< in the eligible list
+    };
+
+    /// No node.
+    static constexpr uint32_t NONE = 0xffffffff;
+
+    /// A queued packet: its place in the store and the next packet of its VOQ.
+    /// The nodes of all VOQs share one pool, so an empty VOQ costs a few words.
+    struct Node
+    {
+        std::list<Ptr<QueueDiscItem>>::iterator pos; //!< position in the store
+        uint32_t next;                               //!< next node of the VOQ or NONE
+        uint32_t port;                               //!< ingress port
     };
 
     /// Put a VOQ on the eligible list if it has packets and credit.
@@ -151,6 +164,8 @@ class VoqQueueDisc : public QueueDisc
 
     Ptr<VoqStore> m_store;               //!< the single internal queue
     std::vector<Voq> m_voqs;             //!< VOQs
+    std::vector<Node> m_nodes;           //!< node pool of all VOQs
+    uint32_t m_freeNodes{NONE};          //!< free list of the pool
     std::deque<uint32_t> m_eligible;     //!< VOQs that may send, round robin
     std::vector<uint64_t> m_portTcBytes; //!< bytes per (ingress port, tc)
     std::vector<bool> m_paused;          //!< PFC state per (ingress port, tc)
