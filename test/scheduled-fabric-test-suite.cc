@@ -13,6 +13,7 @@
 //    efficiency = P / (P + ceil(P / C) x H) = 1462 / 1558.
 
 #include "ns3/cell-spine-switch.h"
+#include "ns3/config.h"
 #include "ns3/credit-scheduler.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-channel.h"
@@ -23,12 +24,14 @@
 #include "ns3/scheduled-leaf-switch.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/system-path.h"
 #include "ns3/test.h"
 #include "ns3/udp-line-rate-source.h"
 #include "ns3/uinteger.h"
 #include "ns3/voq-queue-disc.h"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -391,6 +394,17 @@ class SprayTestCase : public FabricTestCase
         {
             NS_TEST_EXPECT_MSG_EQ_TOL(c / mean, 1.0, 0.01, "within 1% of equal");
         }
+        // and in bytes (cells differ in size: short last cells, control cells)
+        std::vector<double> bytes;
+        for (uint32_t p = 0; p < leaf->GetNFabricPorts(); ++p)
+        {
+            bytes.push_back(leaf->GetFabricPort(p)->GetBytesSent());
+        }
+        const double meanBytes = std::accumulate(bytes.begin(), bytes.end(), 0.0) / bytes.size();
+        for (double b : bytes)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(b / meanBytes, 1.0, 0.01, "bytes within 1% of equal");
+        }
     }
 
     std::string m_mode;
@@ -522,6 +536,180 @@ class PfcTestCase : public FabricTestCase
     }
 };
 
+/// Same parameters, same results: two runs with random spraying agree exactly.
+class DeterminismTestCase : public FabricTestCase
+{
+  public:
+    DeterminismTestCase()
+        : FabricTestCase("deterministic: two identical runs, identical counters")
+    {
+    }
+
+  private:
+    std::vector<uint64_t> Once()
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(3, 2, 3);
+        run.flows = {{0, 2}, {1, 2}, {3, 4}, {5, 0}};
+        run.stop = MicroSeconds(60);
+        run.end = MicroSeconds(200);
+        run.configure = [](ScheduledFabricHelper& h) {
+            h.SetLeafAttribute("SprayMode", StringValue("Random"));
+        };
+        run.Execute();
+        std::vector<uint64_t> v{run.totals.deliveredBytes, run.totals.dataCells};
+        for (uint32_t l = 0; l < 3; ++l)
+        {
+            for (uint32_t p = 0; p < run.helper.GetLeaf(l)->GetNFabricPorts(); ++p)
+            {
+                v.push_back(run.helper.GetLeaf(l)->GetFabricPort(p)->GetCellsSent());
+            }
+        }
+        v.push_back(Simulator::Now().GetTimeStep());
+        v.push_back(Simulator::GetEventCount());
+        return v;
+    }
+
+    void DoRun() override
+    {
+        const auto a = Once();
+        const auto b = Once();
+        NS_TEST_ASSERT_MSG_EQ(a.size(), b.size(), "same shape");
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(a[i], b[i], "counter " << i);
+        }
+    }
+};
+
+/// Trace sources fire as often as the counters say; pcap and ascii files appear.
+class ObservabilityTestCase : public FabricTestCase
+{
+  public:
+    ObservabilityTestCase()
+        : FabricTestCase("trace sources agree with counters; pcap and ascii tracing")
+    {
+    }
+
+  private:
+    uint64_t m_voqEnq{0};
+    uint64_t m_voqDeq{0};
+    uint64_t m_grants{0};
+    uint64_t m_requests{0};
+    uint64_t m_cellTx{0};
+    uint64_t m_cellRx{0};
+    uint64_t m_reassembled{0};
+    uint64_t m_depth{0};
+
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(2, 1, 2);
+        run.flows = {{0, 1}};
+        run.stop = MicroSeconds(30);
+        run.end = MicroSeconds(100);
+        const std::string dir = CreateTempDirFilename("");
+        SystemPath::MakeDirectories(dir);
+        run.configure = [this, dir](ScheduledFabricHelper& h) {
+            Simulator::ScheduleNow([this, &h, dir]() {
+                Ptr<ScheduledLeafSwitch> in = h.GetLeaf(0);
+                Ptr<ScheduledLeafSwitch> out = h.GetLeaf(1);
+                in->GetVoqQueueDisc()->TraceConnectWithoutContext(
+                    "VoqEnqueue",
+                    MakeCallback(&ObservabilityTestCase::VoqEnq, this));
+                in->GetVoqQueueDisc()->TraceConnectWithoutContext(
+                    "VoqDequeue",
+                    MakeCallback(&ObservabilityTestCase::VoqDeq, this));
+                out->GetScheduler(0)->TraceConnectWithoutContext(
+                    "CreditGrant",
+                    MakeCallback(&ObservabilityTestCase::Grant, this));
+                out->GetScheduler(0)->TraceConnectWithoutContext(
+                    "CreditRequest",
+                    MakeCallback(&ObservabilityTestCase::Request, this));
+                for (uint32_t p = 0; p < in->GetNFabricPorts(); ++p)
+                {
+                    in->GetFabricPort(p)->TraceConnectWithoutContext(
+                        "CellTx",
+                        MakeCallback(&ObservabilityTestCase::CellTx, this));
+                    out->GetFabricPort(p)->TraceConnectWithoutContext(
+                        "CellRx",
+                        MakeCallback(&ObservabilityTestCase::CellRx, this));
+                }
+                Config::ConnectWithoutContext(
+                    "/NodeList/*/$ns3::ScheduledLeafSwitch/ReassemblyDone",
+                    MakeCallback(&ObservabilityTestCase::Reassembled, this));
+                Config::ConnectWithoutContext("/NodeList/*/$ns3::CellSpineSwitch/QueueDepth",
+                                              MakeCallback(&ObservabilityTestCase::Depth, this));
+                h.EnablePcapAll(dir + "/fabric");
+                h.EnableAsciiAll(dir + "/fabric");
+            });
+        };
+        run.Execute();
+        const auto& t = run.totals;
+        Ptr<ScheduledLeafSwitch> in = run.helper.GetLeaf(0);
+        uint64_t sent = 0;
+        uint64_t received = 0;
+        for (uint32_t p = 0; p < in->GetNFabricPorts(); ++p)
+        {
+            sent += in->GetFabricPort(p)->GetCellsSent();
+            received += run.helper.GetLeaf(1)->GetFabricPort(p)->GetCellsReceived();
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_voqEnq, t.offeredPackets, "VoqEnqueue per offered packet");
+        NS_TEST_EXPECT_MSG_EQ(m_voqDeq, t.offeredPackets, "VoqDequeue per packet (drained)");
+        NS_TEST_EXPECT_MSG_EQ(m_grants, run.helper.GetLeaf(1)->GetScheduler(0)->GetGrants(), "");
+        NS_TEST_EXPECT_MSG_GT(m_requests, 0, "requests traced");
+        NS_TEST_EXPECT_MSG_EQ(m_cellTx, sent, "CellTx per cell sent");
+        NS_TEST_EXPECT_MSG_EQ(m_cellRx, received, "CellRx per cell received");
+        NS_TEST_EXPECT_MSG_EQ(m_reassembled, t.deliveredPackets, "ReassemblyDone per packet");
+        NS_TEST_EXPECT_MSG_GT(m_depth, 0, "spine QueueDepth traced");
+        NS_TEST_EXPECT_MSG_GT(SystemPath::Exists(dir + "/fabric-0-0.pcap"), 0, "host pcap written");
+        std::ifstream ascii(dir + "/fabric-2-1.tr");
+        std::string line;
+        std::getline(ascii, line);
+        NS_TEST_EXPECT_MSG_EQ(line.empty(), false, "fabric ascii trace written");
+    }
+
+    void VoqEnq(uint32_t, uint32_t)
+    {
+        m_voqEnq++;
+    }
+
+    void VoqDeq(uint32_t, uint32_t)
+    {
+        m_voqDeq++;
+    }
+
+    void Grant(uint32_t, uint8_t, uint64_t)
+    {
+        m_grants++;
+    }
+
+    void Request(uint32_t, uint8_t, uint64_t)
+    {
+        m_requests++;
+    }
+
+    void CellTx(uint32_t, const FabricCell&)
+    {
+        m_cellTx++;
+    }
+
+    void CellRx(uint32_t, const FabricCell&)
+    {
+        m_cellRx++;
+    }
+
+    void Reassembled(uint32_t, Ptr<const Packet>)
+    {
+        m_reassembled++;
+    }
+
+    void Depth(uint32_t, uint64_t)
+    {
+        m_depth++;
+    }
+};
+
 /// The ns-3 suite of the scheduled fabric.
 class ScheduledFabricTestSuite : public TestSuite
 {
@@ -539,6 +727,8 @@ class ScheduledFabricTestSuite : public TestSuite
         AddTestCase(new ConservationTestCase(), TestCase::QUICK);
         AddTestCase(new LinkFailureTestCase(), TestCase::QUICK);
         AddTestCase(new PfcTestCase(), TestCase::QUICK);
+        AddTestCase(new DeterminismTestCase(), TestCase::QUICK);
+        AddTestCase(new ObservabilityTestCase(), TestCase::QUICK);
     }
 };
 
