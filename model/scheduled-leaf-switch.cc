@@ -112,6 +112,11 @@ ScheduledLeafSwitch::GetTypeId()
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&ScheduledLeafSwitch::m_requestInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("RequestJitter",
+                          "Largest random extra delay of a coalesced credit request",
+                          TimeValue(NanoSeconds(200)),
+                          MakeTimeAccessor(&ScheduledLeafSwitch::m_requestJitter),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("RequestQuantum",
                           "A VOQ sends a credit request at once, whatever RequestInterval "
                           "says, when this many bytes are unreported",
@@ -396,8 +401,14 @@ ScheduledLeafSwitch::MaybeRequest(uint32_t voq)
         if (!m_requestPending[voq])
         {
             m_requestPending[voq] = 1;
+            // A random extra delay keeps the request timers of many leaves from
+            // running in step (their requests would meet at the spines).
+            const int64_t jitter =
+                m_requestJitter.IsStrictlyPositive()
+                    ? static_cast<int64_t>(m_rng->GetValue(0, m_requestJitter.GetTimeStep()))
+                    : 0;
             Simulator::Schedule(
-                TimeStep(m_lastRequest[voq] + m_requestInterval.GetTimeStep() - now),
+                TimeStep(m_lastRequest[voq] + m_requestInterval.GetTimeStep() - now + jitter),
                 &ScheduledLeafSwitch::DeferredRequest,
                 this,
                 voq);

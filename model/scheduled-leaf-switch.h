@@ -207,6 +207,7 @@ class ScheduledLeafSwitch : public Object
     Time m_detectionDelay;         //!< LinkDetectionDelay
     Time m_pfcRefresh;             //!< PfcRefresh
     uint32_t m_grantBatch;         //!< GrantBatch
+    Time m_requestJitter;          //!< RequestJitter
     Time m_requestInterval;        //!< RequestInterval
     uint32_t m_requestQuantum;     //!< RequestQuantum
     uint32_t m_nTcs;               //!< NumTrafficClasses
@@ -242,7 +243,7 @@ class ScheduledLeafSwitch : public Object
     std::vector<EventId> m_timers;                   //!< reassembly timer per source
     std::vector<CellReassembler::Output> m_out;      //!< scratch: released packets
     std::vector<CellReassembler::Output> m_dropped;  //!< scratch: timed-out packets
-    Ptr<UniformRandomVariable> m_rng;                //!< random spraying
+    Ptr<UniformRandomVariable> m_rng;                //!< random spraying, request jitter
     bool m_draining{false};                          //!< Drain in progress
     Counters m_counters;                             //!< counters
 

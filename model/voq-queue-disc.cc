@@ -135,6 +135,15 @@ VoqQueueDisc::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&VoqQueueDisc::m_gated),
                           MakeBooleanChecker())
+            .AddAttribute("WholePacketCredit",
+                          "A VOQ sends its head packet only when its credit covers the whole "
+                          "packet (true), or as soon as its credit is positive, going "
+                          "negative by the rest (false: lower latency; a first grant can "
+                          "release a packet larger than itself, but VOQs served round robin "
+                          "do not save up credit and then release together)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VoqQueueDisc::m_wholePacketCredit),
+                          MakeBooleanChecker())
             .AddTraceSource("VoqEnqueue",
                             "A packet entered a VOQ (voq, bytes)",
                             MakeTraceSourceAccessor(&VoqQueueDisc::m_voqEnqueueTrace),
@@ -335,11 +344,25 @@ void
 VoqQueueDisc::MakeEligible(uint32_t voq)
 {
     Voq& q = m_voqs[voq];
-    if (!q.eligible && q.packets > 0 && (!m_gated || q.credit > 0))
+    if (!q.eligible && q.packets > 0 && HasCredit(q))
     {
         q.eligible = true;
         m_eligible.push_back(voq);
     }
+}
+
+bool
+VoqQueueDisc::HasCredit(const Voq& q) const
+{
+    if (!m_gated)
+    {
+        return true;
+    }
+    if (m_wholePacketCredit)
+    {
+        return q.credit >= static_cast<int64_t>((*m_nodes[q.head].pos)->GetSize());
+    }
+    return q.credit > 0;
 }
 
 void
@@ -361,7 +384,7 @@ VoqQueueDisc::DoDequeue()
         m_eligible.pop_front();
         Voq& q = m_voqs[voq];
         q.eligible = false;
-        if (q.packets == 0 || (m_gated && q.credit <= 0))
+        if (q.packets == 0 || !HasCredit(q))
         {
             continue;
         }

@@ -25,9 +25,10 @@ class VoqStore;
  * One VOQ per (egress leaf, egress port, traffic class), numbered densely by the
  * owner. Packets are held once, in a single internal queue (so the QueueDisc byte
  * and packet counters and traces work as for any queue disc); each VOQ keeps a
- * FIFO of positions into it. Dequeue is gated by credit: a VOQ may send while its
- * credit balance is positive, and the balance goes negative by the packet size
- * (grants later bring it back), so granted bytes = dequeued bytes + balance.
+ * FIFO of positions into it. Dequeue is gated by credit: a VOQ sends its head
+ * packet when its credit balance covers it (or, with WholePacketCredit=false, as
+ * soon as the balance is positive, which then goes negative), so granted bytes =
+ * dequeued bytes + balance.
  *
  * Buffer limits: per VOQ (VoqLimit) and shared (BufferSize). When exhausted the
  * queue disc either tail-drops (counted, DropBeforeEnqueue trace) or, by default,
@@ -159,6 +160,8 @@ class VoqQueueDisc : public QueueDisc
 
     /// Put a VOQ on the eligible list if it has packets and credit.
     void MakeEligible(uint32_t voq);
+    /// \param q a non-empty VOQ \return true if its credit lets its head packet go
+    bool HasCredit(const Voq& q) const;
     /// Re-evaluate PFC state of an ingress port and class.
     void UpdatePfc(uint32_t port, uint8_t tc);
 
@@ -178,6 +181,7 @@ class VoqQueueDisc : public QueueDisc
     uint64_t m_pfcHeadroom;              //!< attribute PfcHeadroom
     uint64_t m_pfcHysteresis;            //!< attribute PfcHysteresis
     BufferFullAction m_action;           //!< attribute BufferFullAction
+    bool m_wholePacketCredit;            //!< attribute WholePacketCredit
     bool m_gated;                        //!< attribute CreditGated
     uint64_t m_used{0};                  //!< shared buffer occupancy
     uint64_t m_highWater{0};             //!< its maximum

@@ -372,8 +372,11 @@ class SprayTestCase : public FabricTestCase
         run.cluster = SmallCluster(2, 1, 4);
         run.cluster.linksPerLeafSpine = 2;
         run.flows = {{0, 1}};
-        run.stop = MicroSeconds(150);
-        run.end = MicroSeconds(300);
+        // Round robin balances bytes to within a cell per link; cell counts differ
+        // by a bounded few (short last cells and control cells land unevenly), so
+        // the flow runs long enough (about 3750 cells per link) for 1% to mean it.
+        run.stop = MicroSeconds(600);
+        run.end = MicroSeconds(800);
         const std::string mode = m_mode;
         run.configure = [mode](ScheduledFabricHelper& h) {
             h.SetLeafAttribute("SprayMode", StringValue(mode));
@@ -389,7 +392,7 @@ class SprayTestCase : public FabricTestCase
         const auto [lo, hi] = std::minmax_element(cells.begin(), cells.end());
         std::cout << "spray " << m_mode << ": " << cells.size() << " links, mean " << mean
                   << " cells, min " << *lo << " max " << *hi << std::endl;
-        NS_TEST_EXPECT_MSG_GT(mean, 500, "enough cells to judge");
+        NS_TEST_EXPECT_MSG_GT(mean, 3000, "enough cells to judge");
         for (double c : cells)
         {
             NS_TEST_EXPECT_MSG_EQ_TOL(c / mean, 1.0, 0.01, "within 1% of equal");

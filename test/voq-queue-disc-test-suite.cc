@@ -72,6 +72,18 @@ class VoqCreditTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(qd->GetNPackets(), 1, "VOQ 2 still holds its packet");
         NS_TEST_EXPECT_MSG_EQ(qd->GetStats().nTotalDequeuedPackets, 3, "queue-disc stats");
         qd->Dispose();
+
+        auto whole = CreateObject<VoqQueueDisc>();
+        whole->SetAttribute("WholePacketCredit", BooleanValue(true));
+        whole->SetLayout(1, 1, 1);
+        whole->Initialize();
+        whole->EnqueueToVoq(Item(1000), 0, 0, 0);
+        whole->AddCredit(0, 600);
+        NS_TEST_EXPECT_MSG_EQ(whole->Dequeue(), nullptr, "600 B do not cover 1000 B");
+        whole->AddCredit(0, 400);
+        NS_TEST_EXPECT_MSG_NE(whole->Dequeue(), nullptr, "1000 B do");
+        NS_TEST_EXPECT_MSG_EQ(whole->GetVoqCredit(0), 0, "never negative");
+        whole->Dispose();
     }
 };
 
