@@ -250,6 +250,7 @@ ScheduledFabricHelper::GetTotals() const
         t.reassemblyTimeouts += c.reassemblyTimeouts;
         t.noPathCells += c.cellsNoPath;
         t.dataCells += c.dataCellsSent;
+        t.requestRefreshes += c.requestRefreshes;
         Ptr<VoqQueueDisc> voq = leaf->GetVoqQueueDisc();
         for (uint32_t v = 0; v < voq->GetNVoqs(); ++v)
         {
@@ -261,6 +262,7 @@ ScheduledFabricHelper::GetTotals() const
         for (uint32_t p = 0; p < leaf->GetNHostPorts(); ++p)
         {
             t.grantedBytes += leaf->GetScheduler(p)->GetGrantedBytes();
+            t.grantRefreshes += leaf->GetScheduler(p)->GetGrantRefreshes();
         }
     }
     for (auto& spine : m_spineSwitches)

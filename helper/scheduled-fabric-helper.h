@@ -61,6 +61,8 @@ class ScheduledFabricHelper : public PcapHelperForDevice, public AsciiTraceHelpe
         uint64_t queuedBytes{0};         //!< bytes still in VOQs
         uint64_t spineQueueHighWater{0}; //!< largest spine output queue, bytes
         uint64_t voqPauses{0};           //!< PFC pauses requested by VOQ buffers
+        uint64_t requestRefreshes{0};    //!< requests repeated by credit watchdogs
+        uint64_t grantRefreshes{0};      //!< grants repeated by schedulers
 
         /// \return packets dropped anywhere, counted
         uint64_t GetDroppedPackets() const;

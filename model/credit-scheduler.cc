@@ -148,6 +148,15 @@ CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes)
     m_requestTrace(source, tc, cumulativeBytes);
     Entry& e = m_entries[tc * m_sources + source];
     // Cumulative: a stale or reordered request never lowers the demand.
+    if (cumulativeBytes <= e.requested && e.granted == e.requested && e.granted > 0)
+    {
+        // Nothing new and everything granted: the requester did not get our last
+        // grant (lost with a failed link). Repeat it; being cumulative, it adds
+        // no credit twice.
+        m_refreshes++;
+        m_grantCb(source, tc, e.granted);
+        return;
+    }
     e.requested = std::max(e.requested, cumulativeBytes);
     if (!e.active && e.requested > e.granted)
     {
@@ -308,6 +317,12 @@ uint64_t
 CreditScheduler::GetSkippedTurns() const
 {
     return m_skipped;
+}
+
+uint64_t
+CreditScheduler::GetGrantRefreshes() const
+{
+    return m_refreshes;
 }
 
 uint32_t

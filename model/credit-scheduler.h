@@ -91,6 +91,8 @@ class CreditScheduler : public Object
     uint64_t GetGrants() const;
     /// \return turns skipped because the egress queue was above the limit
     uint64_t GetSkippedTurns() const;
+    /// \return grants repeated because a requester had evidently lost one
+    uint64_t GetGrantRefreshes() const;
     /// \return the credit size in bytes
     uint32_t GetCreditSize() const;
 
@@ -132,6 +134,7 @@ class CreditScheduler : public Object
     bool m_running{false};                      //!< ticking
     uint64_t m_grantedTotal{0};                 //!< counter
     uint64_t m_grants{0};                       //!< counter
+    uint64_t m_refreshes{0};                    //!< counter
     uint64_t m_skipped{0};                      //!< counter
     GrantCallback m_grantCb;                    //!< to the fabric
     QueueBytesCallback m_queueBytes;            //!< egress queue

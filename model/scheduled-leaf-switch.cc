@@ -112,6 +112,12 @@ ScheduledLeafSwitch::GetTypeId()
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&ScheduledLeafSwitch::m_requestInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CreditTimeout",
+                          "After a link failure, a VOQ that has waited this long for credit "
+                          "asks again (its request or grant may have been lost)",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&ScheduledLeafSwitch::m_creditTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RequestJitter",
                           "Largest random extra delay of a coalesced credit request",
                           TimeValue(NanoSeconds(200)),
@@ -187,6 +193,7 @@ ScheduledLeafSwitch::DoDispose()
     {
         t.Cancel();
     }
+    m_watchdog.Cancel();
     m_hostDevs.clear();
     m_schedulers.clear();
     m_fabric.clear();
@@ -240,6 +247,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_grantSeen.assign(voqs, 0);
     m_lastRequest.assign(voqs, std::numeric_limits<int64_t>::min() / 2);
     m_requestPending.assign(voqs, 0);
+    m_lastGrant.assign(voqs, 0);
     m_nextPacketId.assign(m_leaves, 0);
     m_timers.assign(m_leaves, EventId());
     m_spray.assign(m_leaves, std::vector<uint32_t>());
@@ -293,6 +301,10 @@ ScheduledLeafSwitch::AddFabricPort(Ptr<FabricNetDevice> device, Ptr<CellSpineSwi
 void
 ScheduledLeafSwitch::UpdateReachability()
 {
+    if (Simulator::Now().IsStrictlyPositive())
+    {
+        ArmWatchdog(); // a spine's reach changed: control cells may have been lost
+    }
     m_sprayDeficit.assign(static_cast<std::size_t>(m_leaves) * m_fabric.size(), 0);
     m_sprayQuantum = std::max<int64_t>(m_cellPayload + m_cellHeader, m_controlCellBytes);
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
@@ -317,6 +329,46 @@ void
 ScheduledLeafSwitch::LinkChanged()
 {
     Simulator::Schedule(m_detectionDelay, &ScheduledLeafSwitch::UpdateReachability, this);
+    ArmWatchdog();
+}
+
+void
+ScheduledLeafSwitch::ArmWatchdog()
+{
+    // Control cells are lost only with failed links; after a failure anywhere
+    // a watchdog looks for VOQs left waiting for credit that is not coming.
+    if (!m_watchdog.IsRunning())
+    {
+        m_watchdog = Simulator::Schedule(m_creditTimeout, &ScheduledLeafSwitch::Watchdog, this);
+    }
+}
+
+void
+ScheduledLeafSwitch::Watchdog()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    bool waiting = false;
+    for (uint32_t voq = 0; voq < m_reported.size(); ++voq)
+    {
+        if (m_voq->GetVoqPackets(voq) == 0 || m_voq->GetVoqCredit(voq) > 0)
+        {
+            continue;
+        }
+        waiting = true;
+        if (now - std::max(m_lastGrant[voq], m_lastRequest[voq]) >= m_creditTimeout.GetTimeStep())
+        {
+            // Ask again with everything queued; the scheduler repeats its last
+            // grant if that is what was lost.
+            m_counters.requestRefreshes++;
+            m_reported[voq] = 0;
+            m_lastRequest[voq] = std::numeric_limits<int64_t>::min() / 2;
+            MaybeRequest(voq);
+        }
+    }
+    if (waiting)
+    {
+        m_watchdog = Simulator::Schedule(m_creditTimeout, &ScheduledLeafSwitch::Watchdog, this);
+    }
 }
 
 uint32_t
@@ -477,6 +529,7 @@ void
 ScheduledLeafSwitch::HandleGrant(uint32_t voq, uint64_t cumulative)
 {
     m_counters.grantsReceived++;
+    m_lastGrant[voq] = Simulator::Now().GetTimeStep();
     if (cumulative > m_grantSeen[voq])
     {
         m_voq->AddCredit(voq, cumulative - m_grantSeen[voq]);

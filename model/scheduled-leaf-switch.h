@@ -81,6 +81,7 @@ class ScheduledLeafSwitch : public Object
         uint64_t requestsSent{0};           //!< credit requests sent (fabric or local)
         uint64_t grantsReceived{0};         //!< grants received
         uint64_t cellsNoPath{0};            //!< cells with no link to their leaf (dropped)
+        uint64_t requestRefreshes{0};       //!< requests repeated by the credit watchdog
     };
 
     /// TracedCallback signature for packets: (port, packet).
@@ -190,6 +191,10 @@ class ScheduledLeafSwitch : public Object
     void ReassemblyTimer(uint32_t source);
     /// A fabric link changed state.
     void LinkChanged();
+    /// Start the credit watchdog if it is not running.
+    void ArmWatchdog();
+    /// Re-request credit for VOQs that have waited too long.
+    void Watchdog();
     /// Egress queue bytes of a host port.
     uint64_t HostQueueBytes(uint32_t port) const;
     /// PFC request from the VOQ buffer.
@@ -207,6 +212,8 @@ class ScheduledLeafSwitch : public Object
     Time m_detectionDelay;         //!< LinkDetectionDelay
     Time m_pfcRefresh;             //!< PfcRefresh
     uint32_t m_grantBatch;         //!< GrantBatch
+    Time m_creditTimeout;          //!< CreditTimeout
+    EventId m_watchdog;            //!< credit watchdog
     Time m_requestJitter;          //!< RequestJitter
     Time m_requestInterval;        //!< RequestInterval
     uint32_t m_requestQuantum;     //!< RequestQuantum
@@ -235,6 +242,7 @@ class ScheduledLeafSwitch : public Object
     std::unique_ptr<CellReassembler> m_reassembler;  //!< egress reassembly
     std::vector<uint64_t> m_reported;                //!< per VOQ: cumulative bytes requested
     std::vector<int64_t> m_lastRequest;              //!< per VOQ: time of the last request
+    std::vector<int64_t> m_lastGrant;                //!< per VOQ: time of the last grant
     std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent

@@ -550,6 +550,76 @@ class LinkFailureTestCase : public FabricTestCase
     }
 };
 
+/// Links fail under an incast: control cells are lost too, yet nothing stays
+/// stuck: the credit watchdog asks again, schedulers repeat lost grants, and every
+/// packet is delivered or counted.
+class IncastLinkFailureTestCase : public FabricTestCase
+{
+  public:
+    IncastLinkFailureTestCase()
+        : FabricTestCase("link failures under incast: VOQs drain, all packets accounted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(5, 1, 3);
+        run.flows = {{1, 0}, {2, 0}, {3, 0}, {4, 0}};
+        run.stop = MicroSeconds(100);
+        run.end = MicroSeconds(3000);
+        // the receiver's leaf loses one of its links, a sender's leaf another
+        Simulator::Schedule(MicroSeconds(40),
+                            [&run]() { run.helper.GetFabricChannel(0, 0, 0)->SetUp(false); });
+        Simulator::Schedule(MicroSeconds(47),
+                            [&run]() { run.helper.GetFabricChannel(2, 1, 0)->SetUp(false); });
+        run.Execute();
+        const auto& t = run.totals;
+        std::cout << "incast + link failures: lost cells " << t.linkLostCells
+                  << ", reassembly timeouts " << t.reassemblyTimeouts << ", request refreshes "
+                  << t.requestRefreshes << ", grant refreshes " << t.grantRefreshes
+                  << ", VOQ bytes left " << t.queuedBytes << ", offered " << t.offeredPackets
+                  << ", delivered " << t.deliveredPackets << std::endl;
+        NS_TEST_EXPECT_MSG_GT(t.linkLostCells, 0, "cells lost and counted");
+        CheckConservation(t, true);
+    }
+};
+
+/// The only path goes down and comes back: every request and grant in between
+/// is lost; the credit watchdog asks again and the VOQ drains.
+class CreditWatchdogTestCase : public FabricTestCase
+{
+  public:
+    CreditWatchdogTestCase()
+        : FabricTestCase("only link down then up: credit watchdog recovers, VOQ drains")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(2, 1, 1);
+        run.flows = {{0, 1}};
+        run.stop = MicroSeconds(60);
+        run.end = MicroSeconds(2000);
+        Simulator::Schedule(MicroSeconds(50),
+                            [&run]() { run.helper.GetFabricChannel(0, 0, 0)->SetUp(false); });
+        Simulator::Schedule(MicroSeconds(150),
+                            [&run]() { run.helper.GetFabricChannel(0, 0, 0)->SetUp(true); });
+        run.Execute();
+        const auto& t = run.totals;
+        std::cout << "watchdog: lost cells " << t.linkLostCells << ", no-path cells "
+                  << t.noPathCells << ", reassembly timeouts " << t.reassemblyTimeouts
+                  << ", request refreshes " << t.requestRefreshes << ", grant refreshes "
+                  << t.grantRefreshes << ", VOQ bytes left " << t.queuedBytes << std::endl;
+        NS_TEST_EXPECT_MSG_GT(t.linkLostCells + t.noPathCells, 0, "control and data cells lost");
+        NS_TEST_EXPECT_MSG_GT(t.requestRefreshes, 0, "the watchdog asked again");
+        CheckConservation(t, true);
+    }
+};
+
 /// Ingress buffer exhausted: the leaf pauses the sending hosts (PFC) and nothing
 /// is dropped; the egress stays busy.
 class PfcTestCase : public FabricTestCase
@@ -833,6 +903,8 @@ class ScheduledFabricTestSuite : public TestSuite
         AddTestCase(new ConservationTestCase(), TestCase::QUICK);
         AddTestCase(new LinkFailureTestCase(), TestCase::QUICK);
         AddTestCase(new PfcTestCase(), TestCase::QUICK);
+        AddTestCase(new IncastLinkFailureTestCase(), TestCase::QUICK);
+        AddTestCase(new CreditWatchdogTestCase(), TestCase::QUICK);
         AddTestCase(new DeterminismTestCase(), TestCase::QUICK);
         AddTestCase(new TrafficClassTestCase("StrictPriority"), TestCase::QUICK);
         AddTestCase(new TrafficClassTestCase("Weighted"), TestCase::QUICK);
