@@ -4,11 +4,14 @@
 
 // N:1 incast on the scheduled fabric.
 //
-// Hosts 1..N send IPv4/UDP packets at line rate (UdpLineRateSource, through their
-// RoceNetDevice NICs) to host 0 for --duration; the example prints each sender's
+// Hosts 1..N send to host 0. With --transport=udp (default) they send IPv4/UDP
+// packets at line rate (UdpLineRateSource, through their RoceNetDevice NICs) for
+// --duration and goodput is measured after --warmup; with --transport=rdma each
+// posts one --messageSize message over the RDMA transport (RdmaHelper) and the
+// run lasts until every message has completed. The example prints each sender's
 // goodput, the egress goodput against the host-link bound, Jain's fairness index,
 // the spine queue high-water mark, drops and the simulator's cost (events per
-// cell), and writes the same as JSON.
+// cell), writes the same as JSON, and every fabric counter as CSV (--stats).
 //
 //   ./scheduled-incast --senders=8 --hostLinkRate=400Gbps --fabricLinkRate=400Gbps
 //
@@ -20,6 +23,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ipv4-header.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -53,6 +57,13 @@ struct Sink
     }
 };
 
+/// Records when each sender's message was fully received.
+void
+RecordCompletion(std::vector<Time>* done, const RdmaCompletion& c)
+{
+    done->at(c.srcRank) = c.doneTime;
+}
+
 } // namespace
 
 int
@@ -73,6 +84,9 @@ main(int argc, char* argv[])
     uint32_t creditSize = 1024;
     double overGrant = 1.05;
     std::string json = "scheduled-incast.json";
+    std::string stats = "";
+    std::string transport = "udp";
+    uint64_t messageSize = 1 << 20;
     bool pcap = false;
 
     CommandLine cmd(__FILE__);
@@ -86,11 +100,17 @@ main(int argc, char* argv[])
     cmd.AddValue("cellHeader", "cell header bytes", cellHeader);
     cmd.AddValue("creditSize", "credit grant bytes", creditSize);
     cmd.AddValue("overGrant", "credit rate / port rate", overGrant);
-    cmd.AddValue("json", "JSON results file (empty: none)", json);
+    cmd.AddValue("json", "JSON results file", json);
+    cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
+    cmd.AddValue("transport", "udp (line-rate UDP sources) or rdma (RDMA messages)", transport);
+    cmd.AddValue("messageSize", "bytes each sender posts with --transport=rdma", messageSize);
     cmd.AddValue("pcap", "write pcap of the receiver's host link", pcap);
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(senders < 1, "--senders must be at least 1, got " << senders);
+    NS_ABORT_MSG_IF(transport != "udp" && transport != "rdma",
+                    "--transport must be udp or rdma, got " << transport);
+    NS_ABORT_MSG_IF(messageSize < 1, "--messageSize must be at least 1, got 0");
     NS_ABORT_MSG_IF(warmup >= duration,
                     "--warmup=" << warmup.As(Time::US)
                                 << " must be below --duration=" << duration.As(Time::US));
@@ -119,27 +139,64 @@ main(int argc, char* argv[])
     sink.cluster = &cluster;
     sink.from = warmup;
     sink.bytes.assign(cluster.GetHosts(), 0);
-    fabric.GetHostDevice(0)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sink));
     std::vector<Ptr<UdpLineRateSource>> sources;
-    for (uint32_t s = 1; s <= senders; ++s)
+    RdmaHelper rdma;
+    std::vector<Time> done(senders + 1, Time(0));
+    if (transport == "udp")
     {
-        auto src = CreateObject<UdpLineRateSource>();
-        src->SetAttribute("PacketSize", UintegerValue(packetSize));
-        src->Setup(fabric.GetHostDevice(s), cluster.GetHostAddress(0));
-        src->Start(NanoSeconds(100));
-        src->Stop(duration);
-        sources.push_back(src);
+        fabric.GetHostDevice(0)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sink));
+        for (uint32_t s = 1; s <= senders; ++s)
+        {
+            auto src = CreateObject<UdpLineRateSource>();
+            src->SetAttribute("PacketSize", UintegerValue(packetSize));
+            src->Setup(fabric.GetHostDevice(s), cluster.GetHostAddress(0));
+            src->Start(NanoSeconds(100));
+            src->Stop(duration);
+            sources.push_back(src);
+        }
+        Simulator::Stop(duration);
     }
-    Simulator::Stop(duration);
+    else
+    {
+        rdma.Install(fabric.GetHostDevices());
+        for (uint32_t s = 1; s <= senders; ++s)
+        {
+            rdma.Post(s,
+                      0,
+                      messageSize,
+                      s,
+                      RdmaCompletionCallback(),
+                      MakeBoundCallback(&RecordCompletion, &done));
+        }
+    }
     Simulator::Run();
 
+    if (transport == "rdma")
+    {
+        // Rates from completion times: each sender's message over its own time.
+        const Time last = *std::max_element(done.begin(), done.end());
+        duration = last;
+        warmup = Time(0);
+        for (uint32_t s = 1; s <= senders; ++s)
+        {
+            NS_ABORT_MSG_IF(done[s].IsZero(), "message of sender " << s << " did not complete");
+            // bytes such that bytes x 8 / window = messageSize x 8 / done[s]
+            sink.bytes[s] =
+                static_cast<uint64_t>(messageSize * last.GetSeconds() / done[s].GetSeconds());
+        }
+        packetSize = 4096 + RdmaTransport::HEADER_BYTES; // RoCE packet of a full Mtu
+    }
+
     const double window = (duration - warmup).GetSeconds();
-    const double bound = cluster.hostLinkRate.GetBitRate() * double(packetSize) /
+    // Host-link bound on IPv4 bytes (UDP) or RDMA payload (4096 of each packet).
+    const double bound = cluster.hostLinkRate.GetBitRate() *
+                         double(transport == "rdma" ? 4096 : packetSize) /
                          (std::max(packetSize + 14, 60u) + 24);
     double total = 0;
     double sumSq = 0;
     nlohmann::json perSender = nlohmann::json::array();
-    std::cout << "scheduled incast: " << senders << ":1 on " << cluster.ToString() << std::endl;
+    std::cout << "scheduled incast (" << transport << "): " << senders << ":1 on "
+              << cluster.ToString() << std::endl;
     for (uint32_t s = 1; s <= senders; ++s)
     {
         const double rate = sink.bytes[s] * 8.0 / window;
@@ -166,6 +223,7 @@ main(int argc, char* argv[])
     {
         nlohmann::json out = {
             {"scenario", "scheduled-incast"},
+            {"transport", transport},
             {"cluster", cluster.ToString()},
             {"senders", senders},
             {"packetSize", packetSize},
@@ -186,6 +244,12 @@ main(int argc, char* argv[])
         };
         std::ofstream(json) << out.dump(2) << std::endl;
         std::cout << "  results in " << json << std::endl;
+    }
+    if (!stats.empty())
+    {
+        std::ofstream out(stats);
+        fabric.WriteStats(out);
+        std::cout << "  counters in " << stats << std::endl;
     }
     Simulator::Destroy();
     return 0;

@@ -277,6 +277,88 @@ ScheduledFabricHelper::GetTotals() const
     return t;
 }
 
+void
+ScheduledFabricHelper::WriteStats(std::ostream& os) const
+{
+    os << "element,index,counter,value\n";
+    auto line =
+        [&os](const char* element, const std::string& index, const char* counter, int64_t value) {
+            os << element << "," << index << "," << counter << "," << value << "\n";
+        };
+    const Totals t = GetTotals();
+    line("fabric", "0", "offeredPackets", t.offeredPackets);
+    line("fabric", "0", "offeredBytes", t.offeredBytes);
+    line("fabric", "0", "deliveredPackets", t.deliveredPackets);
+    line("fabric", "0", "deliveredBytes", t.deliveredBytes);
+    line("fabric", "0", "droppedPackets", t.GetDroppedPackets());
+    line("fabric", "0", "linkLostCells", t.linkLostCells);
+    line("fabric", "0", "spineDroppedCells", t.spineDroppedCells);
+    line("fabric", "0", "grantedBytes", t.grantedBytes);
+    line("fabric", "0", "dequeuedBytes", t.dequeuedBytes);
+    line("fabric", "0", "waitingCreditBytes", t.waitingCreditBytes);
+    line("fabric", "0", "queuedBytes", t.queuedBytes);
+    for (uint32_t l = 0; l < m_leafSwitches.size(); ++l)
+    {
+        const std::string i = std::to_string(l);
+        const auto& c = m_leafSwitches[l]->GetCounters();
+        line("leaf", i, "offeredPackets", c.offeredPackets);
+        line("leaf", i, "offeredBytes", c.offeredBytes);
+        line("leaf", i, "deliveredPackets", c.deliveredPackets);
+        line("leaf", i, "deliveredBytes", c.deliveredBytes);
+        line("leaf", i, "unroutablePackets", c.unroutablePackets);
+        line("leaf", i, "voqDropPackets", c.voqDropPackets);
+        line("leaf", i, "egressDropPackets", c.egressDropPackets);
+        line("leaf", i, "reassemblyTimeouts", c.reassemblyTimeouts);
+        line("leaf", i, "reassemblyTimeoutBytes", c.reassemblyTimeoutBytes);
+        line("leaf", i, "dataCellsSent", c.dataCellsSent);
+        line("leaf", i, "requestsSent", c.requestsSent);
+        line("leaf", i, "grantsReceived", c.grantsReceived);
+        line("leaf", i, "cellsNoPath", c.cellsNoPath);
+        line("leaf", i, "requestRefreshes", c.requestRefreshes);
+        Ptr<VoqQueueDisc> voq = m_leafSwitches[l]->GetVoqQueueDisc();
+        line("leaf", i, "voqBufferHighWater", voq->GetBufferHighWater());
+        line("leaf", i, "voqPauses", voq->GetPauses());
+        line("leaf", i, "voqBytes", voq->GetNBytes());
+        for (uint32_t p = 0; p < m_leafSwitches[l]->GetNHostPorts(); ++p)
+        {
+            const std::string ip = i + ":" + std::to_string(p);
+            Ptr<CreditScheduler> s = m_leafSwitches[l]->GetScheduler(p);
+            line("scheduler", ip, "grants", s->GetGrants());
+            line("scheduler", ip, "grantedBytes", s->GetGrantedBytes());
+            line("scheduler", ip, "skippedTurns", s->GetSkippedTurns());
+            line("scheduler", ip, "grantRefreshes", s->GetGrantRefreshes());
+        }
+        for (uint32_t p = 0; p < m_leafSwitches[l]->GetNFabricPorts(); ++p)
+        {
+            const std::string ip = i + ":" + std::to_string(p);
+            Ptr<FabricNetDevice> d = m_leafSwitches[l]->GetFabricPort(p);
+            line("leafFabricPort", ip, "cellsSent", d->GetCellsSent());
+            line("leafFabricPort", ip, "dataCellsSent", d->GetDataCellsSent());
+            line("leafFabricPort", ip, "bytesSent", d->GetBytesSent());
+            line("leafFabricPort", ip, "cellsReceived", d->GetCellsReceived());
+            line("leafFabricPort", ip, "cellsLost", d->GetCellsLost());
+            line("leafFabricPort", ip, "backlogHighWater", d->GetBacklogHighWater());
+        }
+    }
+    for (uint32_t s = 0; s < m_spineSwitches.size(); ++s)
+    {
+        const std::string i = std::to_string(s);
+        Ptr<CellSpineSwitch> spine = m_spineSwitches[s];
+        line("spine", i, "cellsForwarded", spine->GetCellsForwarded());
+        line("spine", i, "cellsDropped", spine->GetCellsDropped());
+        line("spine", i, "queueHighWater", spine->GetQueueHighWater());
+        for (uint32_t p = 0; p < spine->GetNPorts(); ++p)
+        {
+            const std::string ip = i + ":" + std::to_string(p);
+            Ptr<FabricNetDevice> d = spine->GetPort(p);
+            line("spinePort", ip, "cellsSent", d->GetCellsSent());
+            line("spinePort", ip, "bytesSent", d->GetBytesSent());
+            line("spinePort", ip, "cellsLost", d->GetCellsLost());
+            line("spinePort", ip, "backlogHighWater", d->GetBacklogHighWater());
+        }
+    }
+}
+
 int64_t
 ScheduledFabricHelper::AssignStreams(int64_t stream)
 {

@@ -15,6 +15,7 @@
 #include "ns3/scheduled-leaf-switch.h"
 #include "ns3/trace-helper.h"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,13 @@ class ScheduledFabricHelper : public PcapHelperForDevice, public AsciiTraceHelpe
 
     /// \return totals over the whole fabric
     Totals GetTotals() const;
+
+    /**
+     * Write every counter of every leaf, host port scheduler, spine and fabric link,
+     * one "element,index,counter,value" line each (CSV with a header line).
+     * \param os the stream
+     */
+    void WriteStats(std::ostream& os) const;
 
     /**
      * Fix the random streams used (spraying).

@@ -796,6 +796,11 @@ class ObservabilityTestCase : public FabricTestCase
         std::string line;
         std::getline(ascii, line);
         NS_TEST_EXPECT_MSG_EQ(line.empty(), false, "fabric ascii trace written");
+        std::ostringstream stats;
+        run.helper.WriteStats(stats);
+        const std::string expect =
+            "fabric,0,deliveredPackets," + std::to_string(t.deliveredPackets) + "\n";
+        NS_TEST_EXPECT_MSG_NE(stats.str().find(expect), std::string::npos, "stats written");
     }
 
     void VoqEnq(uint32_t, uint32_t)
