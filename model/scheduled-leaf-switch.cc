@@ -87,7 +87,7 @@ ScheduledLeafSwitch::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReorderWindow",
                           "Packets per source the reorder buffer can hold",
-                          UintegerValue(2048),
+                          UintegerValue(1024),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_reorderWindow),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("LinkDetectionDelay",
