@@ -33,7 +33,8 @@ CellSpineSwitch::GetTypeId()
                           MakeTimeAccessor(&CellSpineSwitch::m_detectionDelay),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("MaxQueueBytes",
-                          "Bytes an output queue may hold; a cell beyond is dropped and counted",
+                          "Bytes an output queue may hold; a data cell beyond is dropped and "
+                          "counted (control cells are always queued)",
                           UintegerValue(256 * 1024),
                           MakeUintegerAccessor(&CellSpineSwitch::m_maxQueue),
                           MakeUintegerChecker<uint64_t>(1))
@@ -108,7 +109,9 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     rr = (rr + 1 == links.size()) ? 0 : rr + 1;
     Ptr<FabricNetDevice> dev = m_ports[out];
     const uint64_t backlog = dev->GetBacklogBytes();
-    if (backlog + cell.wireBytes > m_maxQueue)
+    // Control cells are never dropped for queue space: they are small, and a lost
+    // request or grant would leave a VOQ waiting for credit.
+    if (cell.type == FabricCell::DATA && backlog + cell.wireBytes > m_maxQueue)
     {
         m_dropped++;
         m_dropTrace(port, cell);

@@ -27,8 +27,9 @@ class FabricNetDevice;
  * spine's healthy links to that leaf (round robin over parallel links). The
  * per-output queue is the output link's FIFO; it stays small because egress
  * schedulers never grant more than their ports drain. A cell that finds its
- * output queue above MaxQueueBytes, or no healthy link to its leaf, is dropped,
- * counted and traced (in normal operation there are none). A link failure is
+ * output queue above MaxQueueBytes (data cells only: control cells always get
+ * through), or no healthy link to its leaf, is dropped, counted and traced (in
+ * normal operation there are none). A link failure is
  * noticed after LinkDetectionDelay; leaves are then told which leaves this spine
  * still reaches.
  */
