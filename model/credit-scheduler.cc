@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -61,10 +62,19 @@ CreditScheduler::GetTypeId()
                           MakeStringAccessor(&CreditScheduler::m_weightsText),
                           MakeStringChecker())
             .AddAttribute("EgressQueueLimit",
-                          "Egress port queue bytes above which no credit is granted",
-                          UintegerValue(64 * 1024),
+                          "Egress port queue bytes above which no credit is granted (0: the "
+                          "port rate x EgressQueueTime)",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&CreditScheduler::m_queueLimit),
                           MakeUintegerChecker<uint64_t>())
+            // The queue must cover the time from a grant to its data reaching the
+            // port (grant and cells each cross the fabric: a few us), or the port
+            // idles whenever the limit stops the grants.
+            .AddAttribute("EgressQueueTime",
+                          "Default egress queue limit, as time at the port rate",
+                          TimeValue(MicroSeconds(5)),
+                          MakeTimeAccessor(&CreditScheduler::m_queueTime),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("CreditRequest",
                             "A credit request arrived (source, tc, cumulative bytes)",
                             MakeTraceSourceAccessor(&CreditScheduler::m_requestTrace),
@@ -111,6 +121,10 @@ CreditScheduler::Setup(uint32_t sources,
     m_sources = sources;
     m_tcs = trafficClasses;
     m_rate = portRate;
+    if (m_queueLimit == 0)
+    {
+        m_queueLimit = static_cast<uint64_t>(m_queueTime.GetSeconds() * portRate.GetBitRate() / 8);
+    }
     m_entries.assign(sources * trafficClasses, Entry());
     m_active.assign(trafficClasses, std::deque<uint32_t>());
     m_classDeficit.assign(trafficClasses, 0);
@@ -323,6 +337,12 @@ uint64_t
 CreditScheduler::GetGrantRefreshes() const
 {
     return m_refreshes;
+}
+
+uint64_t
+CreditScheduler::GetEgressQueueLimit() const
+{
+    return m_queueLimit;
 }
 
 uint32_t

@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -93,6 +94,8 @@ class CreditScheduler : public Object
     uint64_t GetSkippedTurns() const;
     /// \return grants repeated because a requester had evidently lost one
     uint64_t GetGrantRefreshes() const;
+    /// \return the egress queue limit in bytes (after Setup)
+    uint64_t GetEgressQueueLimit() const;
     /// \return the credit size in bytes
     uint32_t GetCreditSize() const;
 
@@ -119,6 +122,7 @@ class CreditScheduler : public Object
     double m_overGrant;                         //!< attribute OverGrant
     ClassMode m_classMode;                      //!< attribute ClassMode
     std::string m_weightsText;                  //!< attribute ClassWeights
+    Time m_queueTime;                           //!< attribute EgressQueueTime
     uint64_t m_queueLimit;                      //!< attribute EgressQueueLimit
     uint32_t m_sources{0};                      //!< sources
     uint32_t m_tcs{0};                          //!< classes
