@@ -128,6 +128,11 @@ main(int argc, char* argv[])
     fabric.SetLeafAttribute("CellHeader", UintegerValue(cellHeader));
     fabric.SetSchedulerAttribute("CreditSize", UintegerValue(creditSize));
     fabric.SetSchedulerAttribute("OverGrant", DoubleValue(overGrant));
+    if (packetSize > 4200)
+    {
+        // Jumbo frames: raise the NICs' (and leaf host ports') Mtu to fit.
+        fabric.SetHostDeviceAttribute("Mtu", UintegerValue(packetSize));
+    }
     fabric.Install(cluster);
     fabric.AssignStreams(1);
     if (pcap)

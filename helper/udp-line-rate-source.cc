@@ -88,6 +88,9 @@ UdpLineRateSource::Stop(Time at)
 void
 UdpLineRateSource::DoStart()
 {
+    NS_ABORT_MSG_IF(m_packetSize > m_nic->GetMtu(),
+                    "UdpLineRateSource: PacketSize=" << m_packetSize << " exceeds the NIC's Mtu="
+                                                     << m_nic->GetMtu());
     m_running = true;
     m_nic->SetPullCallback(RoceNetDevice::PriorityFromDscp(m_dscp),
                            MakeCallback(&UdpLineRateSource::Pull, this));

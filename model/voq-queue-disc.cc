@@ -208,6 +208,10 @@ VoqQueueDisc::CheckConfig()
         NS_LOG_ERROR("VoqQueueDisc manages its own internal queue");
         return false;
     }
+    NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_pfcXoff,
+                    "VoqQueueDisc: PfcHysteresis=" << m_pfcHysteresis
+                                                   << " must be below PfcXoff=" << m_pfcXoff
+                                                   << " (a paused port would never resume)");
     NS_ABORT_MSG_IF(m_pfcHeadroom >= m_bufferSize,
                     "VoqQueueDisc: PfcHeadroom=" << m_pfcHeadroom
                                                  << " must be below BufferSize=" << m_bufferSize);

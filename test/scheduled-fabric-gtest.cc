@@ -203,3 +203,13 @@ TEST(ScheduledFabricDeathTest, ZeroReorderWindow)
 {
     EXPECT_DEATH(CellReassembler(1, 0), "ReorderWindow=0");
 }
+
+TEST(ScheduledFabricDeathTest, PfcHysteresisNotBelowXoff)
+{
+    auto build = []() {
+        ScheduledFabricHelper h;
+        h.SetVoqAttribute("PfcXoff", UintegerValue(50000));
+        h.Install(Small());
+    };
+    EXPECT_DEATH(build(), "PfcHysteresis=65536 must be below PfcXoff=50000");
+}
