@@ -759,7 +759,12 @@ ScheduledLeafSwitch::Pfc(uint32_t port, uint8_t tc, bool pause)
     }
     if (Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(m_hostDevs[port]))
     {
-        dev->SendPfc(tc, pause ? 0xffff : 0);
+        // Class tc holds priority tc; the last class also every priority above it.
+        const uint8_t last = (tc + 1u == m_nTcs) ? RoceNetDevice::NUM_PRIORITIES - 1 : tc;
+        for (uint8_t prio = tc; prio <= last; ++prio)
+        {
+            dev->SendPfc(prio, pause ? 0xffff : 0);
+        }
     }
 }
 
