@@ -396,7 +396,9 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
                                  : m_cluster.GetHosts();
     if (hostIdx >= m_hostLeaf.size())
     {
-        NS_ABORT_MSG_IF(m_unroutable == ABORT,
+        // Only an IPv4 destination outside the cluster is a configuration error;
+        // other frames are simply not switched (counted as unroutable).
+        NS_ABORT_MSG_IF(m_unroutable == ABORT && protocol == RoceNetDevice::IPV4_PROTOCOL,
                         "ScheduledLeafSwitch " << m_index << ": destination " << ip.GetDestination()
                                                << " has no route (not a host of the cluster "
                                                << m_cluster.hostNetwork << "/"
