@@ -34,15 +34,34 @@ class VoqQueueDisc;
  *
  * Ingress: a packet from a host port (starting with its Ipv4Header) is looked up
  * (destination address -> host index -> egress leaf and port, by vectors; traffic
- * class = DSCP >> 3) and queued in its VOQ of the VoqQueueDisc; the VOQ asks the
- * egress port's CreditScheduler for credit with a credit-request control cell.
- * When a grant comes back the VOQ dequeues, the packet is cut into cells and the
- * cells are sprayed over the fabric links that reach the egress leaf.
+ * class = min(DSCP >> 3, NumTrafficClasses - 1)) and queued in its VOQ of the
+ * VoqQueueDisc. The VOQ reports the cumulative bytes it has queued to the egress
+ * port's CreditScheduler in credit-request control cells (at most one per
+ * RequestInterval, plus a random RequestJitter, unless RequestQuantum bytes are
+ * unreported; a VOQ quiet for an interval asks at once). Grants come back as the
+ * cumulative bytes granted; the VOQ's credit grows by the difference, so a lost
+ * request or grant is repaired by the next one. With credit the VOQ dequeues, the
+ * packet is cut into cells (CellPayload + CellHeader, variable or padded last
+ * cell) and the cells are sprayed over the fabric links that reach the egress leaf
+ * (a link is usable if it is up and its spine reaches that leaf, both as detected
+ * after LinkDetectionDelay): deficit round robin in bytes, random, or least
+ * backlog.
  *
- * Egress: cells are reassembled per source leaf (CellReassembler, in order, with
- * a timeout) and packets are sent on the host port. Each host port has a
- * CreditScheduler. Traffic between two hosts of this leaf is scheduled the same
- * way, with its requests, grants and packets kept inside the leaf.
+ * Egress: cells are reassembled per source leaf (CellReassembler: packets released
+ * in order, a packet incomplete at the head for ReassemblyTimeout is dropped and
+ * counted) and packets are sent on the host port. Each host port has a
+ * CreditScheduler whose grants travel back as control cells (GrantBatch credit
+ * bytes per cell).
+ *
+ * Traffic between two hosts of this leaf is scheduled the same way, with its
+ * requests, grants and packets kept inside the leaf.
+ *
+ * Failures: control cells are lost only with failed links; after any link change
+ * a watchdog re-requests for VOQs that waited CreditTimeout for credit, and the
+ * scheduler repeats a grant it sees was lost. When the VOQ buffer of a host port
+ * and class passes its PFC threshold the leaf sends a PFC pause to that host
+ * (repeated every PfcRefresh while frames keep arriving) and a resume once the
+ * buffer has drained.
  */
 class ScheduledLeafSwitch : public Object
 {
