@@ -413,6 +413,45 @@ class IncastRateTestCase : public FabricTestCase
     std::string m_rate;
 };
 
+/// Same-leaf traffic is scheduled too: a local sender competes for the egress
+/// port on equal terms with senders across the fabric.
+class LocalAndRemoteIncastTestCase : public FabricTestCase
+{
+  public:
+    LocalAndRemoteIncastTestCase()
+        : FabricTestCase("incast mixing a same-leaf sender and remote senders: equal shares")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(3, 2, 4);
+        run.flows = {{1, 0}, {2, 0}, {4, 0}}; // host 1 shares leaf 0 with host 0
+        run.Execute();
+        const HostSink& sink = *run.sinks[0];
+        const double bound = HostGoodput(run.cluster);
+        double sum = 0;
+        double sumSq = 0;
+        for (uint32_t s : {1u, 2u, 4u})
+        {
+            const double r = sink.Rate(s);
+            sum += r;
+            sumSq += r * r;
+            // each within 2% of 1/3 of the port
+            NS_TEST_EXPECT_MSG_EQ_TOL(r / sink.TotalRate(), 1.0 / 3, 0.02 / 3, "fair share");
+        }
+        const double jain = sum * sum / (3 * sumSq);
+        std::cout << "local + remote incast: local " << sink.Rate(1) / 1e9 << " Gb/s, remote "
+                  << sink.Rate(2) / 1e9 << " and " << sink.Rate(4) / 1e9 << " Gb/s, egress "
+                  << sink.TotalRate() / bound << " of bound, Jain " << jain << std::endl;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(jain, 0.99, "Jain's index");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(sink.TotalRate(), 0.99 * bound, "egress busy");
+        NS_TEST_EXPECT_MSG_EQ(run.totals.GetDroppedPackets(), 0, "zero drops");
+    }
+};
+
 /// Permutation across all hosts (with same-leaf pairs): every flow >= 97% of host goodput.
 class PermutationTestCase : public FabricTestCase
 {
@@ -976,6 +1015,7 @@ class ScheduledFabricTestSuite : public TestSuite
         AddTestCase(new IncastTestCase(37), TestCase::QUICK);
         AddTestCase(new IncastRateTestCase("400Gbps"), TestCase::QUICK);
         AddTestCase(new IncastRateTestCase("800Gbps"), TestCase::QUICK);
+        AddTestCase(new LocalAndRemoteIncastTestCase(), TestCase::QUICK);
         AddTestCase(new PermutationTestCase(), TestCase::QUICK);
         AddTestCase(new SprayTestCase("RoundRobin"), TestCase::QUICK);
         AddTestCase(new SprayTestCase("LeastLoaded"), TestCase::QUICK);
