@@ -47,6 +47,16 @@ CreditScheduler::GetTypeId()
                           DoubleValue(1.05),
                           MakeDoubleAccessor(&CreditScheduler::m_overGrant),
                           MakeDoubleChecker<double>())
+            .AddAttribute("SourceQuantum",
+                          "Credit bytes a requesting VOQ receives in consecutive grants "
+                          "before the turn passes to the next one (deficit round robin "
+                          "quantum; at least CreditSize). A VOQ may send a whole packet on "
+                          "its first credit and repay the rest, so a quantum of at least the "
+                          "largest packet keeps the first grants of many VOQs from letting "
+                          "them all overdraw at once",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&CreditScheduler::m_sourceQuantum),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ClassMode",
                           "How traffic classes share the port",
                           EnumValue(CreditScheduler::STRICT_PRIORITY),
@@ -114,6 +124,9 @@ CreditScheduler::Setup(uint32_t sources,
                     "CreditSize=" << m_creditSize << " is smaller than one cell (CellPayload="
                                   << minCreditSize << ")");
     NS_ABORT_MSG_IF(m_creditSize == 0, "CreditSize must be positive, got CreditSize=0");
+    NS_ABORT_MSG_IF(m_sourceQuantum < m_creditSize,
+                    "SourceQuantum=" << m_sourceQuantum
+                                     << " is smaller than CreditSize=" << m_creditSize);
     NS_ABORT_MSG_IF(!(m_overGrant >= 1.0), "OverGrant=" << m_overGrant << " must be at least 1");
     NS_ABORT_MSG_IF(portRate.GetBitRate() == 0, "CreditScheduler: port rate must be positive");
     NS_ABORT_MSG_IF(sources == 0 || trafficClasses == 0,
@@ -128,6 +141,7 @@ CreditScheduler::Setup(uint32_t sources,
     m_entries.assign(sources * trafficClasses, Entry());
     m_active.assign(trafficClasses, std::deque<uint32_t>());
     m_classDeficit.assign(trafficClasses, 0);
+    m_turnBytes.assign(trafficClasses, 0);
     m_weights.assign(trafficClasses, 1);
     std::istringstream in(m_weightsText);
     std::string item;
@@ -262,7 +276,6 @@ CreditScheduler::Tick()
         NS_ASSERT(tc >= 0);
         std::deque<uint32_t>& list = m_active[tc];
         const uint32_t source = list.front();
-        list.pop_front();
         Entry& e = m_entries[tc * m_sources + source];
         const uint64_t grant = std::min<uint64_t>(m_creditSize, e.requested - e.granted);
         e.granted += grant;
@@ -277,14 +290,20 @@ CreditScheduler::Tick()
                 m_classCursor = (m_classCursor + 1) % m_tcs;
             }
         }
-        if (e.requested > e.granted)
+        // The head source keeps the turn until it has had SourceQuantum bytes.
+        m_turnBytes[tc] += grant;
+        if (e.requested == e.granted)
         {
-            list.push_back(source);
-        }
-        else
-        {
+            list.pop_front();
+            m_turnBytes[tc] = 0;
             e.active = false;
             m_activeCount--;
+        }
+        else if (m_turnBytes[tc] >= m_sourceQuantum)
+        {
+            list.pop_front();
+            list.push_back(source);
+            m_turnBytes[tc] = 0;
         }
         m_grantTrace(source, static_cast<uint8_t>(tc), grant);
         m_grantCb(source, static_cast<uint8_t>(tc), e.granted);

@@ -131,6 +131,8 @@ class CreditScheduler : public Object
     std::vector<std::deque<uint32_t>> m_active; //!< per tc, sources with demand
     std::vector<uint64_t> m_weights;            //!< per tc
     std::vector<int64_t> m_classDeficit;        //!< per tc (weighted mode)
+    std::vector<uint64_t> m_turnBytes;          //!< per tc, bytes granted to the head source
+    uint32_t m_sourceQuantum;                   //!< attribute SourceQuantum
     uint32_t m_classCursor{0};                  //!< weighted mode round-robin position
     uint32_t m_activeCount{0};                  //!< VOQs with demand
     EventId m_tick;                             //!< next turn

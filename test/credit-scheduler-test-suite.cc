@@ -125,10 +125,13 @@ class CreditClassTestCase : public TestCase
             // weights 1:3, exact to one grant (1024 B) per class
             NS_TEST_EXPECT_MSG_EQ_TOL(c1 / c0, 3.0, 3.0 * 2 * 1024 / c0, "weights 1:3");
         }
-        // DRR within class 1: the two sources equal to one grant
+        // DRR within class 1: the two sources equal to one turn (a source keeps the
+        // turn for SourceQuantum bytes, so a stop mid-turn leaves them that far apart)
+        UintegerValue quantum;
+        s->GetAttribute("SourceQuantum", quantum);
         NS_TEST_EXPECT_MSG_EQ_TOL(double(log.Bytes(0, 1)),
                                   double(log.Bytes(1, 1)),
-                                  1024.0,
+                                  double(quantum.Get()),
                                   "DRR equal shares");
         Simulator::Destroy();
     }
