@@ -170,6 +170,12 @@ TEST(ScheduledFabricDeathTest, OverGrantBelowOne)
     EXPECT_DEATH(Build(Small(), "", "", "OverGrant", "0.9"), "OverGrant=0.9 must be at least 1");
 }
 
+TEST(ScheduledFabricDeathTest, SourceQuantumBelowCreditSize)
+{
+    EXPECT_DEATH(Build(Small(), "", "", "SourceQuantum", "512"),
+                 "SourceQuantum=512 is smaller than CreditSize=1024");
+}
+
 TEST(ScheduledFabricDeathTest, MoreHostsPerLeafThanHostPorts)
 {
     ClusterDescription c = Small();
