@@ -72,13 +72,18 @@ ClusterDescription::Validate() const
                     "ClusterDescription: hostsPerLeaf must be at least 1, got 0");
     NS_ABORT_MSG_IF(linksPerLeafSpine == 0,
                     "ClusterDescription: linksPerLeafSpine must be at least 1, got 0");
+    // Products in 64 bits first, so absurd values cannot wrap into plausible ones.
+    const uint64_t hosts = uint64_t{leaves} * hostsPerLeaf;
+    const uint64_t fabricLinks = uint64_t{spines} * linksPerLeafSpine;
+    NS_ABORT_MSG_IF(hosts > (uint64_t{1} << 30),
+                    "ClusterDescription: leaves=" << leaves << " x hostsPerLeaf=" << hostsPerLeaf
+                                                  << " = " << hosts << " hosts is too many");
     NS_ABORT_MSG_IF(hostsPerLeaf > hostPortsPerLeaf,
                     "ClusterDescription: hostsPerLeaf="
                         << hostsPerLeaf << " exceeds hostPortsPerLeaf=" << hostPortsPerLeaf);
-    NS_ABORT_MSG_IF(GetFabricLinksPerLeaf() > fabricPortsPerLeaf,
+    NS_ABORT_MSG_IF(fabricLinks > fabricPortsPerLeaf,
                     "ClusterDescription: spines x linksPerLeafSpine = "
-                        << GetFabricLinksPerLeaf()
-                        << " exceeds fabricPortsPerLeaf=" << fabricPortsPerLeaf);
+                        << fabricLinks << " exceeds fabricPortsPerLeaf=" << fabricPortsPerLeaf);
     NS_ABORT_MSG_IF(hostLinkRate.GetBitRate() == 0,
                     "ClusterDescription: hostLinkRate must be positive, got " << hostLinkRate);
     NS_ABORT_MSG_IF(fabricLinkRate.GetBitRate() == 0,
@@ -93,8 +98,8 @@ ClusterDescription::Validate() const
                     "ClusterDescription: hostNetworkPrefixLength must be in [1, 30], got "
                         << hostNetworkPrefixLength);
     const uint64_t usable = (uint64_t{1} << (32 - hostNetworkPrefixLength)) - 2;
-    NS_ABORT_MSG_IF(GetHosts() > usable,
-                    "ClusterDescription: " << GetHosts() << " hosts do not fit in hostNetwork="
+    NS_ABORT_MSG_IF(hosts > usable,
+                    "ClusterDescription: " << hosts << " hosts do not fit in hostNetwork="
                                            << hostNetwork << "/" << hostNetworkPrefixLength);
     const uint32_t mask = ~((uint32_t{1} << (32 - hostNetworkPrefixLength)) - 1);
     NS_ABORT_MSG_IF((hostNetwork.Get() & ~mask) != 0,

@@ -48,6 +48,18 @@ TEST(ClusterDescriptionDeathTest, ImpossibleClustersAreRefusedByName)
         c.Validate();
     };
     EXPECT_DEATH(withLinks(8, 3), "spines x linksPerLeafSpine = 24 exceeds fabricPortsPerLeaf=20");
+    // 65536 x 65537 wraps to 65536 in 32 bits: refused, not taken for 65536.
+    EXPECT_DEATH(withLinks(65536, 65537),
+                 "spines x linksPerLeafSpine = 4295032832 exceeds fabricPortsPerLeaf=20");
+
+    auto withHosts = [](uint32_t leaves, uint32_t hostsPerLeaf) {
+        ClusterDescription c;
+        c.leaves = leaves;
+        c.hostsPerLeaf = hostsPerLeaf;
+        c.hostPortsPerLeaf = hostsPerLeaf;
+        c.Validate();
+    };
+    EXPECT_DEATH(withHosts(65536, 65537), "leaves=65536 x hostsPerLeaf=65537 = 4295032832 hosts");
 
     auto withRate = [](const char* rate) {
         ClusterDescription c;
