@@ -34,11 +34,12 @@ DcqcnConfig::Validate() const
                     "DCQCN: initial alpha " << initialAlpha << " must be in [0, 1]");
 }
 
-DcqcnRateController::DcqcnRateController(const DcqcnConfig& config)
+DcqcnRateController::DcqcnRateController(const DcqcnConfig& config, Time created)
     : m_config(config),
       m_rc(config.lineRateBps),
       m_rt(config.lineRateBps),
-      m_alpha(config.initialAlpha)
+      m_alpha(config.initialAlpha),
+      m_alphaUpdated(created)
 {
     m_config.Validate();
 }

@@ -28,7 +28,7 @@ struct DcqcnConfig
     double rateAiBps{40e6};               //!< additive increase step R_AI
     double rateHaiBps{400e6};             //!< hyper increase step R_HAI
     double minRateBps{1e6};               //!< floor of the current rate
-    double initialAlpha{1.0};             //!< alpha before the first CNP
+    double initialAlpha{1.0};             //!< alpha at creation (the paper starts at 1)
 
     /// Stop with a message naming the constant if the configuration is impossible.
     void Validate() const;
@@ -45,8 +45,12 @@ struct DcqcnConfig
 class DcqcnRateController
 {
   public:
-    /// \param config constants (validated)
-    explicit DcqcnRateController(const DcqcnConfig& config);
+    /**
+     * \param config constants (validated)
+     * \param created creation time of the queue pair: the alpha clock starts here, so
+     * a QP created late still has alpha = initialAlpha at its first CNP
+     */
+    DcqcnRateController(const DcqcnConfig& config, Time created);
 
     /**
      * A CNP arrived: RT = RC, RC = RC (1 - alpha/2), alpha = (1-g) alpha + g; the
@@ -80,7 +84,7 @@ class DcqcnRateController
     double m_rc;               //!< current rate
     double m_rt;               //!< target rate
     double m_alpha;            //!< alpha
-    Time m_alphaUpdated;       //!< time alpha was last brought up to date
+    Time m_alphaUpdated;       //!< time alpha was last brought up to date (creation first)
     uint32_t m_timerEvents{0}; //!< timer expiries since the last cut
     uint32_t m_byteEvents{0};  //!< byte-counter expiries since the last cut
     uint64_t m_bytes{0};       //!< bytes towards the next byte-counter expiry

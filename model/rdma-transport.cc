@@ -375,7 +375,8 @@ RdmaTransport::CreateQp(uint32_t remoteRank)
     qp->udpSourcePort = static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
     if (m_cc == CC_DCQCN)
     {
-        qp->cc = std::make_unique<DcqcnRateController>(MakeDcqcnConfig());
+        // Alpha decays from the QP's creation, not from time 0.
+        qp->cc = std::make_unique<DcqcnRateController>(MakeDcqcnConfig(), Simulator::Now());
     }
     m_qps.push_back(std::move(qp));
     m_qpByRank[remoteRank] = qpn;

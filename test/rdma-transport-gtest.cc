@@ -7,7 +7,10 @@
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/network-module.h"
+#include "ns3/udp-header.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -42,6 +45,35 @@ MakePair(uint32_t mtu = 4096)
     rdma.SetTransportAttribute("Mtu", UintegerValue(mtu));
     rdma.Install(nics);
     return rdma;
+}
+
+/**
+ * Hand a crafted RoCE packet to a transport's NIC as if it came off the wire:
+ * Ethernet, IPv4, UDP 4791, a BTH with the given opcode and destination QP, then body.
+ * \param to the receiving transport
+ * \param opcode BTH opcode
+ * \param qpn local QP number at the receiver (QPN_BASE is added)
+ * \param body what follows the BTH (headers, payload, ICRC) - may be short on purpose
+ */
+void
+InjectRoce(Ptr<RdmaTransport> to, uint8_t opcode, uint32_t qpn, Ptr<Packet> body)
+{
+    BthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(qpn + RdmaTransport::QPN_BASE);
+    body->AddHeader(bth);
+    UdpHeader udp;
+    udp.SetSourcePort(0xC000);
+    udp.SetDestinationPort(RdmaTransport::ROCE_UDP_PORT);
+    body->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(body->GetSize());
+    body->AddHeader(ip);
+    EthernetHeader eth(false);
+    eth.SetLengthType(RoceNetDevice::IPV4_PROTOCOL);
+    body->AddHeader(eth);
+    to->GetDevice()->Receive(body);
 }
 
 } // namespace
@@ -188,7 +220,7 @@ TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
 {
     DcqcnConfig c;
     c.lineRateBps = 100e9;
-    DcqcnRateController cc(c);
+    DcqcnRateController cc(c, Time(0));
     EXPECT_DOUBLE_EQ(cc.GetRate(), 100e9);
     EXPECT_FALSE(cc.IsLimited());
     cc.OnCnp(MicroSeconds(10)); // alpha = 1: RC halves
@@ -229,12 +261,58 @@ TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
     EXPECT_EQ(cc.GetCuts(), 2u);
 }
 
+TEST(DcqcnRateController, AlphaClockStartsAtCreation)
+{
+    // Paper (Zhu et al. 2015): alpha starts at 1, so the first cut is alpha/2 = 50%,
+    // however late the QP was created.
+    DcqcnConfig c;
+    c.lineRateBps = 100e9;
+    DcqcnRateController cc(c, MilliSeconds(2));
+    EXPECT_DOUBLE_EQ(cc.GetAlpha(MilliSeconds(2) + MicroSeconds(54)), 1.0); // < one period
+    // Ten whole periods after creation: (1-g)^10, counted from 2 ms, not from 0.
+    EXPECT_NEAR(cc.GetAlpha(MilliSeconds(2) + MicroSeconds(55 * 10)),
+                std::pow(1 - 1.0 / 256, 10),
+                1e-12);
+    cc.OnCnp(MilliSeconds(2) + MicroSeconds(10));
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 50e9);
+}
+
+TEST(DcqcnRateController, QpCreatedLateCutsByHalfOnItsFirstCnp)
+{
+    // The transport passes the QP's creation time: a QP created at 2 ms would have
+    // alpha (1-1/256)^36 = 0.868 and a 43% cut if its alpha clock started at 0.
+    NodeContainer hosts;
+    hosts.Create(2);
+    RocePointToPointHelper wire;
+    wire.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    NetDeviceContainer nics = wire.Install(hosts);
+    RdmaHelper rdma;
+    rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+    rdma.Install(nics);
+    Ptr<RdmaTransport> tx = rdma.GetTransport(0);
+    Simulator::Schedule(MilliSeconds(2),
+                        [&]() { rdma.Post(0, 1, 1000000, 0, RdmaCompletionCallback()); });
+    double rateBefore = 0;
+    double rateAfter = 0;
+    Simulator::Schedule(MilliSeconds(2) + MicroSeconds(1), [&]() {
+        rateBefore = tx->GetQpRate(0);
+        InjectRoce(tx, BthHeader::CNP, 0, Create<Packet>(CnpHeader::SIZE + IcrcTrailer::SIZE));
+        rateAfter = tx->GetQpRate(0);
+    });
+    Simulator::Stop(MilliSeconds(3));
+    Simulator::Run();
+    EXPECT_EQ(tx->GetStats().cnpsReceived, 1u);
+    EXPECT_DOUBLE_EQ(rateBefore, 100e9);
+    EXPECT_DOUBLE_EQ(rateAfter, 50e9); // exactly RC (1 - alpha/2) with alpha = 1
+    Simulator::Destroy();
+}
+
 TEST(DcqcnRateController, MinRateFloor)
 {
     DcqcnConfig c;
     c.lineRateBps = 10e9;
     c.minRateBps = 4e9;
-    DcqcnRateController cc(c);
+    DcqcnRateController cc(c, Time(0));
     for (int i = 0; i < 10; ++i)
     {
         cc.OnCnp(MicroSeconds(i));
