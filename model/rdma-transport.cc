@@ -37,6 +37,8 @@ constexpr uint32_t MIN_PATH_MTU = 256;
 constexpr uint32_t MAX_PATH_MTU = 4096;
 constexpr uint8_t UDP_PROTOCOL = 17;
 constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+constexpr uint32_t IPV4_HEADER_BYTES = 20;
+constexpr uint32_t UDP_HEADER_BYTES = 8;
 } // namespace
 
 TypeId
@@ -181,6 +183,11 @@ RdmaTransport::GetTypeId()
                             "A QP's DCQCN rate changed: qpn, bit/s",
                             MakeTraceSourceAccessor(&RdmaTransport::m_rateTrace),
                             "ns3::RdmaTransport::QpRateCallback")
+            .AddTraceSource("MalformedDrop",
+                            "A received packet was malformed or not for this transport and "
+                            "was dropped (counted in Stats::malformedDropped)",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_malformedDropTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("QpError",
                             "A QP failed after RetryLimit timeouts: qpn, remote rank",
                             MakeTraceSourceAccessor(&RdmaTransport::m_qpErrorTrace),
@@ -646,6 +653,16 @@ RdmaTransport::SendCnp(RdmaQueuePair& qp)
 }
 
 bool
+RdmaTransport::DropMalformed(Ptr<const Packet> packet, const char* reason)
+{
+    NS_LOG_WARN("rank " << m_rank << ": malformed packet of " << packet->GetSize()
+                        << " B dropped: " << reason);
+    ++m_stats.malformedDropped;
+    m_malformedDropTrace(packet);
+    return true;
+}
+
+bool
 RdmaTransport::Receive(Ptr<NetDevice> device,
                        Ptr<const Packet> packet,
                        uint16_t protocol,
@@ -653,26 +670,83 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
 {
     if (protocol != RoceNetDevice::IPV4_PROTOCOL)
     {
-        ++m_stats.malformedDropped;
-        return true;
+        return DropMalformed(packet, "not IPv4");
+    }
+    // Every length is checked before the header that needs it is removed: a short
+    // frame must be counted, never parsed past its end.
+    if (packet->GetSize() < IPV4_HEADER_BYTES)
+    {
+        return DropMalformed(packet, "shorter than an IPv4 header");
+    }
+    uint8_t versionIhl = 0;
+    packet->CopyData(&versionIhl, 1);
+    uint32_t ipHeaderBytes = 4u * (versionIhl & 0x0F);
+    if ((versionIhl >> 4) != 4 || ipHeaderBytes < IPV4_HEADER_BYTES ||
+        ipHeaderBytes > packet->GetSize())
+    {
+        return DropMalformed(packet, "bad IPv4 version or header length");
     }
     Ptr<Packet> p = packet->Copy();
     Ipv4Header ip;
     p->RemoveHeader(ip);
+    if (ip.GetProtocol() != UDP_PROTOCOL)
+    {
+        return DropMalformed(packet, "not UDP");
+    }
+    if (ip.GetPayloadSize() != p->GetSize())
+    {
+        return DropMalformed(packet, "IPv4 total length does not match the frame");
+    }
+    if (p->GetSize() < UDP_HEADER_BYTES + BthHeader::SIZE + IcrcTrailer::SIZE)
+    {
+        return DropMalformed(packet, "too short for UDP, BTH and ICRC");
+    }
     UdpHeader udp;
     BthHeader bth;
-    if (ip.GetProtocol() != UDP_PROTOCOL || p->GetSize() < 8 + BthHeader::SIZE + 4)
-    {
-        ++m_stats.malformedDropped;
-        return true;
-    }
     p->RemoveHeader(udp);
-    p->RemoveHeader(bth);
-    if (udp.GetDestinationPort() != ROCE_UDP_PORT || bth.GetDestQp() < QPN_BASE ||
-        bth.GetDestQp() - QPN_BASE >= m_qps.size())
+    if (udp.GetDestinationPort() != ROCE_UDP_PORT)
     {
-        ++m_stats.malformedDropped;
-        return true;
+        return DropMalformed(packet, "not UDP port 4791");
+    }
+    p->RemoveHeader(bth);
+    if (bth.GetDestQp() < QPN_BASE || bth.GetDestQp() - QPN_BASE >= m_qps.size())
+    {
+        return DropMalformed(packet, "unknown destination QP");
+    }
+    // Bytes after the BTH (ICRC included) each opcode needs.
+    uint32_t rest = p->GetSize();
+    switch (bth.GetOpcode())
+    {
+    case BthHeader::RC_ACKNOWLEDGE:
+        if (rest != AethHeader::SIZE + IcrcTrailer::SIZE)
+        {
+            return DropMalformed(packet, "Acknowledge without AETH and ICRC");
+        }
+        break;
+    case BthHeader::CNP:
+        if (rest != CnpHeader::SIZE + IcrcTrailer::SIZE)
+        {
+            return DropMalformed(packet, "CNP without its 16 reserved bytes and ICRC");
+        }
+        break;
+    case BthHeader::RC_WRITE_FIRST:
+    case BthHeader::RC_WRITE_ONLY:
+        // Messages have at least one byte, so every data packet carries one.
+        if (rest < RethHeader::SIZE + IcrcTrailer::SIZE + 1 ||
+            rest > RethHeader::SIZE + IcrcTrailer::SIZE + MAX_PATH_MTU)
+        {
+            return DropMalformed(packet, "WRITE First/Only without RETH, payload and ICRC");
+        }
+        break;
+    case BthHeader::RC_WRITE_MIDDLE:
+    case BthHeader::RC_WRITE_LAST:
+        if (rest < IcrcTrailer::SIZE + 1 || rest > IcrcTrailer::SIZE + MAX_PATH_MTU)
+        {
+            return DropMalformed(packet, "WRITE Middle/Last without payload and ICRC");
+        }
+        break;
+    default:
+        return DropMalformed(packet, "unsupported BTH opcode");
     }
     uint32_t qpn = bth.GetDestQp() - QPN_BASE;
     RdmaQueuePair& qp = *m_qps[qpn];
@@ -708,12 +782,6 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
             qp.ccTimer =
                 Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
         }
-        return true;
-    }
-    if (opcode != BthHeader::RC_WRITE_FIRST && opcode != BthHeader::RC_WRITE_MIDDLE &&
-        opcode != BthHeader::RC_WRITE_LAST && opcode != BthHeader::RC_WRITE_ONLY)
-    {
-        ++m_stats.malformedDropped;
         return true;
     }
     if (opcode == BthHeader::RC_WRITE_FIRST || opcode == BthHeader::RC_WRITE_ONLY)

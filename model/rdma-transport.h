@@ -80,7 +80,7 @@ class RdmaTransport : public Object
         uint64_t cnpsReceived{0};         //!< CNPs received
         uint64_t ceReceived{0};           //!< data packets received with ECN CE
         uint64_t qpFailures{0};           //!< queue pairs failed after the retry limit
-        uint64_t malformedDropped{0};     //!< received packets that are not ours (counted)
+        uint64_t malformedDropped{0};     //!< received packets malformed or not ours
     };
 
     /// \return the TypeId
@@ -184,6 +184,13 @@ class RdmaTransport : public Object
                  Ptr<const Packet> packet,
                  uint16_t protocol,
                  const Address& from);
+    /**
+     * Count, log and trace a received packet that cannot be processed.
+     * \param packet the packet as received (starting with its IPv4 header)
+     * \param reason why it is dropped (for the log)
+     * \return true (the packet is consumed)
+     */
+    bool DropMalformed(Ptr<const Packet> packet, const char* reason);
     /// Arm (lazily) the retransmission timer.
     void ArmTimer(RdmaQueuePair& qp);
     /// Retransmission timer event.
@@ -242,6 +249,7 @@ class RdmaTransport : public Object
     TracedCallback<uint32_t> m_cnpReceivedTrace;                  //!< CNP received: qpn
     TracedCallback<uint32_t, double> m_rateTrace;                 //!< QP rate changed: qpn, bit/s
     TracedCallback<uint32_t, uint32_t> m_qpErrorTrace;            //!< QP failed: qpn, remote rank
+    TracedCallback<Ptr<const Packet>> m_malformedDropTrace;       //!< malformed packet dropped
 };
 
 } // namespace ns3

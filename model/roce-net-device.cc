@@ -102,6 +102,11 @@ RoceNetDevice::GetTypeId()
                             "A received frame was dropped by the error model",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_rxErrorDropTrace),
                             "ns3::Packet::TracedCallback")
+            .AddTraceSource("RxMalformed",
+                            "A received frame too short for its Ethernet or PFC header was "
+                            "dropped",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_rxMalformedTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("PfcSent",
                             "A PFC frame was sent: priority, quanta (0 = resume)",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_pfcSentTrace),
@@ -461,10 +466,26 @@ RoceNetDevice::Receive(Ptr<Packet> frame)
     }
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
+    EthernetHeader eth(false);
+    // A frame is checked against every header it needs before one is removed.
+    if (frame->GetSize() < eth.GetSerializedSize())
+    {
+        ++m_counters.rxMalformed;
+        m_rxMalformedTrace(frame);
+        return;
+    }
+    uint8_t head[14]; // destination, source, ethertype
+    frame->CopyData(head, sizeof(head));
+    if (static_cast<uint16_t>(head[12] << 8 | head[13]) == PfcHeader::ETHERTYPE &&
+        frame->GetSize() < eth.GetSerializedSize() + PfcHeader::SIZE)
+    {
+        ++m_counters.rxMalformed;
+        m_rxMalformedTrace(frame);
+        return;
+    }
     m_rxTrace(frame);
     ++m_counters.rxFrames;
     m_counters.rxBytes += frame->GetSize();
-    EthernetHeader eth(false);
     frame->RemoveHeader(eth);
     uint16_t protocol = eth.GetLengthType();
     if (protocol == PfcHeader::ETHERTYPE)

@@ -129,6 +129,7 @@ class RoceNetDevice : public NetDevice
         uint64_t rxBytes{0};      //!< bytes received and accepted
         uint64_t queueDrops{0};   //!< frames refused by a full queue or too big for the Mtu
         uint64_t rxErrorDrops{0}; //!< received frames dropped by the error model
+        uint64_t rxMalformed{0};  //!< received frames too short for their headers (dropped)
         uint64_t pfcSent{0};      //!< PFC frames sent
         uint64_t pfcReceived{0};  //!< PFC frames received
     };
@@ -244,6 +245,8 @@ class RoceNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
     /// Received frame dropped by the error model.
     TracedCallback<Ptr<const Packet>> m_rxErrorDropTrace;
+    /// Received frame dropped as too short for its Ethernet or PFC header.
+    TracedCallback<Ptr<const Packet>> m_rxMalformedTrace;
     /// PFC sent: priority, quanta.
     TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
     /// PFC received: priority, quanta.

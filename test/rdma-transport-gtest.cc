@@ -307,6 +307,81 @@ TEST(DcqcnRateController, QpCreatedLateCutsByHalfOnItsFirstCnp)
     Simulator::Destroy();
 }
 
+TEST(RdmaTransport, ShortAndMalformedFramesAreCountedNeverParsed)
+{
+    NodeContainer hosts;
+    hosts.Create(2);
+    RocePointToPointHelper wire;
+    NetDeviceContainer nics = wire.Install(hosts);
+    RdmaHelper rdma;
+    rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+    rdma.Install(nics);
+    Ptr<RdmaTransport> tx = rdma.GetTransport(0);
+    Ptr<RdmaTransport> rx = rdma.GetTransport(1);
+    uint64_t traced = 0;
+    auto count = [&traced](Ptr<const Packet>) { ++traced; };
+    tx->TraceConnectWithoutContext("MalformedDrop",
+                                   MakeCallback(&decltype(count)::operator(), &count));
+    rx->TraceConnectWithoutContext("MalformedDrop",
+                                   MakeCallback(&decltype(count)::operator(), &count));
+    uint64_t deviceTraced = 0;
+    auto countDevice = [&deviceTraced](Ptr<const Packet>) { ++deviceTraced; };
+    tx->GetDevice()->TraceConnectWithoutContext(
+        "RxMalformed",
+        MakeCallback(&decltype(countDevice)::operator(), &countDevice));
+    rdma.Post(0, 1, 100000, 0, RdmaCompletionCallback());
+
+    Simulator::Schedule(NanoSeconds(1), [&]() {
+        // To the sender (QP 0 exists): an ACK whose 4 bytes are an ICRC and no AETH,
+        // a CNP without its 16 reserved bytes, and a frame shorter than a BTH.
+        InjectRoce(tx, BthHeader::RC_ACKNOWLEDGE, 0, Create<Packet>(IcrcTrailer::SIZE));
+        InjectRoce(tx, BthHeader::CNP, 0, Create<Packet>(IcrcTrailer::SIZE));
+        InjectRoce(tx, BthHeader::RC_ACKNOWLEDGE, 0, Create<Packet>(0));
+        // To the receiver: WRITE First cut inside its RETH, WRITE Middle with only an
+        // ICRC (no payload), WRITE Last with more than the largest path MTU.
+        InjectRoce(rx, BthHeader::RC_WRITE_FIRST, 0, Create<Packet>(10));
+        InjectRoce(rx, BthHeader::RC_WRITE_MIDDLE, 0, Create<Packet>(IcrcTrailer::SIZE));
+        InjectRoce(rx, BthHeader::RC_WRITE_LAST, 0, Create<Packet>(4096 + IcrcTrailer::SIZE + 1));
+        // Fewer bytes than an IPv4 header, and an IPv4 header that claims more bytes
+        // than the frame holds.
+        Ptr<Packet> tiny = Create<Packet>(10);
+        EthernetHeader eth(false);
+        eth.SetLengthType(RoceNetDevice::IPV4_PROTOCOL);
+        tiny->AddHeader(eth);
+        rx->GetDevice()->Receive(tiny);
+        Ptr<Packet> truncated = Create<Packet>(8);
+        Ipv4Header ip;
+        ip.SetProtocol(17);
+        ip.SetPayloadSize(100);
+        truncated->AddHeader(ip);
+        truncated->AddHeader(eth);
+        rx->GetDevice()->Receive(truncated);
+        // At the device: shorter than Ethernet, and a PFC frame cut short.
+        tx->GetDevice()->Receive(Create<Packet>(10));
+        Ptr<Packet> pfc = Create<Packet>(10);
+        EthernetHeader pfcEth(false);
+        pfcEth.SetLengthType(PfcHeader::ETHERTYPE);
+        pfc->AddHeader(pfcEth);
+        tx->GetDevice()->Receive(pfc);
+    });
+    Simulator::Run();
+    EXPECT_EQ(tx->GetStats().malformedDropped, 3u);
+    EXPECT_EQ(rx->GetStats().malformedDropped, 5u);
+    EXPECT_EQ(traced, 8u);
+    EXPECT_EQ(tx->GetDevice()->GetCounters().rxMalformed, 2u);
+    EXPECT_EQ(deviceTraced, 2u);
+    EXPECT_EQ(tx->GetDevice()->GetCounters().pfcReceived, 0u);
+    // None was taken for what it claimed: no CNP, no extra ACK, no NAK; the real
+    // message still arrives whole.
+    EXPECT_EQ(tx->GetStats().cnpsReceived, 0u);
+    EXPECT_EQ(tx->GetStats().acksReceived, rx->GetStats().acksSent);
+    EXPECT_EQ(rx->GetStats().naksSent, 0u);
+    EXPECT_EQ(rx->GetStats().bytesDelivered, 100000u);
+    EXPECT_EQ(rx->GetStats().messagesReceived, 1u);
+    EXPECT_EQ(tx->GetStats().messagesSent, 1u);
+    Simulator::Destroy();
+}
+
 TEST(DcqcnRateController, MinRateFloor)
 {
     DcqcnConfig c;
