@@ -119,7 +119,8 @@ ScheduledLeafSwitch::GetTypeId()
                           MakeTimeAccessor(&ScheduledLeafSwitch::m_creditTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RequestJitter",
-                          "Largest random extra delay of a coalesced credit request",
+                          "Largest random extra delay of a coalesced credit request, and of "
+                          "the first request of a VOQ that just became busy",
                           TimeValue(NanoSeconds(200)),
                           MakeTimeAccessor(&ScheduledLeafSwitch::m_requestJitter),
                           MakeTimeChecker(Time(0)))
@@ -194,6 +195,14 @@ ScheduledLeafSwitch::DoDispose()
         t.Cancel();
     }
     m_watchdog.Cancel();
+    for (auto& e : m_requestEvent)
+    {
+        e.Cancel();
+    }
+    for (auto& e : m_reachEvents)
+    {
+        e.Cancel();
+    }
     m_hostDevs.clear();
     m_schedulers.clear();
     m_fabric.clear();
@@ -247,6 +256,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_grantSeen.assign(voqs, 0);
     m_lastRequest.assign(voqs, std::numeric_limits<int64_t>::min() / 2);
     m_requestPending.assign(voqs, 0);
+    m_requestEvent.assign(voqs, EventId());
     m_lastGrant.assign(voqs, 0);
     m_nextPacketId.assign(m_leaves, 0);
     m_timers.assign(m_leaves, EventId());
@@ -328,7 +338,12 @@ ScheduledLeafSwitch::UpdateReachability()
 void
 ScheduledLeafSwitch::LinkChanged()
 {
-    Simulator::Schedule(m_detectionDelay, &ScheduledLeafSwitch::UpdateReachability, this);
+    m_reachEvents.erase(std::remove_if(m_reachEvents.begin(),
+                                       m_reachEvents.end(),
+                                       [](const EventId& e) { return e.IsExpired(); }),
+                        m_reachEvents.end());
+    m_reachEvents.push_back(
+        Simulator::Schedule(m_detectionDelay, &ScheduledLeafSwitch::UpdateReachability, this));
     ArmWatchdog();
 }
 
@@ -446,29 +461,45 @@ ScheduledLeafSwitch::MaybeRequest(uint32_t voq)
         return;
     }
     // Requests are cumulative, so they can be coalesced: at most one per
-    // RequestInterval per VOQ, unless RequestQuantum bytes are unreported. A VOQ
-    // that has been quiet for an interval asks at once (no added latency).
+    // RequestInterval per VOQ, unless RequestQuantum bytes are unreported.
     const int64_t now = Simulator::Now().GetTimeStep();
-    if (enqueued - reported < m_requestQuantum &&
-        now - m_lastRequest[voq] < m_requestInterval.GetTimeStep())
+    if (enqueued - reported < m_requestQuantum)
     {
-        if (!m_requestPending[voq])
+        if (m_requestPending[voq])
+        {
+            return;
+        }
+        // A coalesced request, and the first request of a VOQ that just became
+        // busy, leave after a random phase of up to RequestJitter: senders that
+        // start in the same nanosecond would otherwise send requests that meet at
+        // a spine, one control cell per sender, and the spine queue would grow
+        // with N. (A busy VOQ quiet for an interval, e.g. after a PFC pause,
+        // still asks at once.)
+        const int64_t wait =
+            std::max<int64_t>(0, m_lastRequest[voq] + m_requestInterval.GetTimeStep() - now);
+        const bool phase = wait > 0 || m_voq->GetVoqPackets(voq) <= 1;
+        const int64_t jitter =
+            phase && m_requestJitter.IsStrictlyPositive()
+                ? static_cast<int64_t>(m_rng->GetValue(0, m_requestJitter.GetTimeStep()))
+                : 0;
+        if (wait + jitter > 0)
         {
             m_requestPending[voq] = 1;
-            // A random extra delay keeps the request timers of many leaves from
-            // running in step (their requests would meet at the spines).
-            const int64_t jitter =
-                m_requestJitter.IsStrictlyPositive()
-                    ? static_cast<int64_t>(m_rng->GetValue(0, m_requestJitter.GetTimeStep()))
-                    : 0;
-            Simulator::Schedule(
-                TimeStep(m_lastRequest[voq] + m_requestInterval.GetTimeStep() - now + jitter),
-                &ScheduledLeafSwitch::DeferredRequest,
-                this,
-                voq);
+            m_requestEvent[voq] = Simulator::Schedule(TimeStep(wait + jitter),
+                                                      &ScheduledLeafSwitch::DeferredRequest,
+                                                      this,
+                                                      voq);
+            return;
         }
-        return;
     }
+    SendRequest(voq);
+}
+
+void
+ScheduledLeafSwitch::SendRequest(uint32_t voq)
+{
+    const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(voq);
+    const int64_t now = Simulator::Now().GetTimeStep();
     m_lastRequest[voq] = now;
     m_reported[voq] = enqueued;
     const uint8_t tc = voq % m_nTcs;
@@ -495,7 +526,16 @@ void
 ScheduledLeafSwitch::DeferredRequest(uint32_t voq)
 {
     m_requestPending[voq] = 0;
-    MaybeRequest(voq);
+    if (m_voq->GetVoqEnqueuedBytes(voq) == m_reported[voq])
+    {
+        return; // a quantum-driven request covered these bytes meanwhile
+    }
+    if (Simulator::Now().GetTimeStep() - m_lastRequest[voq] < m_requestInterval.GetTimeStep())
+    {
+        MaybeRequest(voq); // too soon after that request: wait again
+        return;
+    }
+    SendRequest(voq);
 }
 
 void

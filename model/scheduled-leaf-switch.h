@@ -190,6 +190,11 @@ class ScheduledLeafSwitch : public Object
     void MaybeRequest(uint32_t voq);
     /// A coalesced request is due.
     void DeferredRequest(uint32_t voq);
+    /**
+     * Send a credit request now with everything the VOQ has enqueued.
+     * \param voq the VOQ
+     */
+    void SendRequest(uint32_t voq);
     /// A grant for a VOQ.
     void HandleGrant(uint32_t voq, uint64_t cumulative);
     /// Dequeue everything that has credit and send it.
@@ -263,6 +268,8 @@ class ScheduledLeafSwitch : public Object
     std::vector<int64_t> m_lastRequest;              //!< per VOQ: time of the last request
     std::vector<int64_t> m_lastGrant;                //!< per VOQ: time of the last grant
     std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
+    std::vector<EventId> m_requestEvent;             //!< per VOQ: the deferred request
+    std::vector<EventId> m_reachEvents;              //!< reachability updates still due
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
     std::vector<uint64_t> m_grantSeen;               //!< per VOQ: cumulative bytes granted

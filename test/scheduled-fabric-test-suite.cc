@@ -293,6 +293,18 @@ class IncastTestCase : public FabricTestCase
             FabricRun run;
             run.cluster = SmallCluster(n + 1, 1, 4);
             run.stagger = NanoSeconds(m_stagger);
+            // A sender can lead by at most one DRR turn (SourceQuantum) plus one
+            // packet; the window is long enough that this lead is at most 1/60 of
+            // a fair share (1.7% < the 2% tolerance below).
+            TypeId::AttributeInformation quantum;
+            CreditScheduler::GetTypeId().LookupAttributeByName("SourceQuantum", &quantum);
+            const double lead =
+                DynamicCast<const UintegerValue>(quantum.initialValue)->Get() + PACKET;
+            const Time window = std::max(MicroSeconds(200),
+                                         Seconds(60.0 * n * lead * 8 / HostGoodput(run.cluster)));
+            run.to = run.from + window;
+            run.stop = run.to;
+            run.end = run.to + MicroSeconds(150);
             m_egressHighWater = 0;
             run.configure = [this](ScheduledFabricHelper& h) {
                 Simulator::ScheduleNow([this, &h]() {
@@ -346,14 +358,12 @@ class IncastTestCase : public FabricTestCase
                 NS_TEST_EXPECT_MSG_EQ_TOL(share * n, 1.0, 0.02, "fair share");
             }
             NS_TEST_EXPECT_MSG_GT_OR_EQ(jain, 0.99, "Jain's index");
-            // A small constant: with desynchronised senders one data cell (272 B) plus
-            // one control cell (64 B), whatever N (bound: 2 full cells). With every
-            // sender started in the same nanosecond their coalesced credit requests
-            // stay synchronised and meet at a spine: at most one 64-B request per
-            // sender on top of that (272 + 64 N), and never above 16 full cells.
-            const uint64_t limit = m_stagger > 0 ? 2 * 272 : 272 + 64 * n;
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, limit, "spine queue high-water mark");
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, 16 * 272, "spine queue high-water mark");
+            // A small constant, whatever N and however the senders start: data
+            // cells are paced by the egress scheduler, and every credit request that
+            // is not forced by RequestQuantum leaves after a random phase (up to
+            // RequestJitter), so requests of senders started in the same nanosecond
+            // do not all meet at one spine. Limit: two full cells (2 x 272 B).
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, 2 * 272, "spine queue high-water mark");
         }
         std::cout << "incast (stagger " << m_stagger
                   << " ns): largest spine high water over N = 2..16: " << highWaterMax << " B"
@@ -973,6 +983,13 @@ class TrafficClassTestCase : public FabricTestCase
         run.cluster = SmallCluster(3, 1, 4);
         run.flows = {{1, 0}, {2, 0}};
         run.dscp = {0, 48}; // class 0 and class 6
+        // The egress host port serves priorities strictly, so class 0's share of
+        // the over-grant backlog (up to EgressQueueLimit, 64 KiB) waits there: a
+        // 1 ms window keeps that offset within 64 KiB / (1 ms x 24 Gb/s) = 2.2% of
+        // class 0's bytes at worst (a 200 us window: 11%, ratios 3.05-3.09 seen).
+        run.to = run.from + MilliSeconds(1);
+        run.stop = run.to;
+        run.end = run.to + MicroSeconds(150);
         const std::string mode = m_mode;
         run.configure = [mode](ScheduledFabricHelper& h) {
             h.SetSchedulerAttribute("ClassMode", StringValue(mode));
