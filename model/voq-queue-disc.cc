@@ -97,7 +97,11 @@ VoqQueueDisc::GetTypeId()
                           MakeUintegerAccessor(&VoqQueueDisc::m_nVoqs),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("VoqLimit",
-                          "Bytes one VOQ may hold",
+                          "Bytes one VOQ may hold: beyond it a packet is dropped "
+                          "(BufferFullAction=TailDrop), or the ingress port and class that "
+                          "sent it are paused until the VOQ is PfcHysteresis below it "
+                          "(Pfc; packets already in flight still enter, the shared buffer "
+                          "is the hard limit)",
                           UintegerValue(16 * 1024 * 1024),
                           MakeUintegerAccessor(&VoqQueueDisc::m_voqLimit),
                           MakeUintegerChecker<uint64_t>(1))
@@ -185,6 +189,8 @@ VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficCl
     m_voqs.assign(m_nVoqs, Voq());
     m_portTcBytes.assign(m_nPorts * m_nTcs, 0);
     m_paused.assign(m_nPorts * m_nTcs, false);
+    m_pauseVoq.assign(m_nPorts * m_nTcs, NONE);
+    m_pausedCount = 0;
 }
 
 bool
@@ -212,9 +218,17 @@ VoqQueueDisc::CheckConfig()
                     "VoqQueueDisc: PfcHysteresis=" << m_pfcHysteresis
                                                    << " must be below PfcXoff=" << m_pfcXoff
                                                    << " (a paused port would never resume)");
+    NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_voqLimit,
+                    "VoqQueueDisc: PfcHysteresis=" << m_pfcHysteresis
+                                                   << " must be below VoqLimit=" << m_voqLimit
+                                                   << " (a paused port would never resume)");
     NS_ABORT_MSG_IF(m_pfcHeadroom >= m_bufferSize,
                     "VoqQueueDisc: PfcHeadroom=" << m_pfcHeadroom
                                                  << " must be below BufferSize=" << m_bufferSize);
+    NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_bufferSize - m_pfcHeadroom,
+                    "VoqQueueDisc: PfcHysteresis="
+                        << m_pfcHysteresis << " must be below BufferSize - PfcHeadroom="
+                        << m_bufferSize - m_pfcHeadroom << " (a paused port would never resume)");
     return true;
 }
 
@@ -308,23 +322,29 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     m_voqEnqueueTrace(voq, size);
     if (m_action == PFC)
     {
-        UpdatePfc(port, tc);
+        UpdatePfc(port, tc, voq);
     }
     MakeEligible(voq);
     return true;
 }
 
 void
-VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc)
+VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq)
 {
     const uint32_t idx = port * m_nTcs + tc;
     const uint64_t bytes = m_portTcBytes[idx];
     const uint64_t sharedXoff = m_bufferSize - m_pfcHeadroom;
+    const bool voqFull = voq != NONE && m_voqs[voq].bytes >= m_voqLimit;
+    if (voqFull)
+    {
+        m_pauseVoq[idx] = voq; // the resume waits for this VOQ to drain
+    }
     if (!m_paused[idx])
     {
-        if (bytes >= m_pfcXoff || m_used >= sharedXoff)
+        if (bytes >= m_pfcXoff || m_used >= sharedXoff || voqFull)
         {
             m_paused[idx] = true;
+            m_pausedCount++;
             m_pauses++;
             m_pfcTrace(port, tc, true);
             if (!m_pfc.IsNull())
@@ -333,13 +353,29 @@ VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc)
             }
         }
     }
-    else if (bytes + m_pfcHysteresis < m_pfcXoff && m_used + m_pfcHysteresis < sharedXoff)
+    else if (bytes + m_pfcHysteresis < m_pfcXoff && m_used + m_pfcHysteresis < sharedXoff &&
+             (m_pauseVoq[idx] == NONE ||
+              m_voqs[m_pauseVoq[idx]].bytes + m_pfcHysteresis < m_voqLimit))
     {
         m_paused[idx] = false;
+        m_pausedCount--;
+        m_pauseVoq[idx] = NONE;
         m_pfcTrace(port, tc, false);
         if (!m_pfc.IsNull())
         {
             m_pfc(port, tc, false);
+        }
+    }
+}
+
+void
+VoqQueueDisc::RecheckPaused()
+{
+    for (uint32_t idx = 0; idx < m_paused.size() && m_pausedCount > 0; ++idx)
+    {
+        if (m_paused[idx])
+        {
+            UpdatePfc(idx / m_nTcs, static_cast<uint8_t>(idx % m_nTcs));
         }
     }
 }
@@ -414,9 +450,23 @@ VoqQueueDisc::DoDequeue()
         m_portTcBytes[port * m_nTcs + q.tc] -= size;
         m_lastVoq = voq;
         m_voqDequeueTrace(voq, size);
-        if (m_action == PFC && m_paused[port * m_nTcs + q.tc])
+        if (m_action == PFC && m_pausedCount > 0)
         {
-            UpdatePfc(port, q.tc);
+            if (m_paused[port * m_nTcs + q.tc])
+            {
+                UpdatePfc(port, q.tc);
+            }
+            // A port paused by the shared buffer or by a full VOQ may have nothing
+            // queued of its own, so no dequeue of its own would ever resume it:
+            // when one of those limits eases, look at every paused port.
+            const uint64_t sharedResume = m_bufferSize - m_pfcHeadroom - m_pfcHysteresis;
+            const bool sharedEased = m_used < sharedResume && m_used + size >= sharedResume;
+            const bool voqEased = q.bytes + m_pfcHysteresis < m_voqLimit &&
+                                  q.bytes + size + m_pfcHysteresis >= m_voqLimit;
+            if (sharedEased || voqEased)
+            {
+                RecheckPaused();
+            }
         }
         MakeEligible(voq);
         return item;

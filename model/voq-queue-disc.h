@@ -162,8 +162,15 @@ class VoqQueueDisc : public QueueDisc
     void MakeEligible(uint32_t voq);
     /// \param q a non-empty VOQ \return true if its credit lets its head packet go
     bool HasCredit(const Voq& q) const;
-    /// Re-evaluate PFC state of an ingress port and class.
-    void UpdatePfc(uint32_t port, uint8_t tc);
+    /**
+     * Re-evaluate PFC state of an ingress port and class.
+     * \param port ingress port
+     * \param tc traffic class
+     * \param voq the VOQ a packet from it just entered, or NONE
+     */
+    void UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq = NONE);
+    /// Re-evaluate every paused ingress port and class (a shared limit eased).
+    void RecheckPaused();
 
     Ptr<VoqStore> m_store;               //!< the single internal queue
     std::vector<Voq> m_voqs;             //!< VOQs
@@ -172,6 +179,8 @@ class VoqQueueDisc : public QueueDisc
     std::deque<uint32_t> m_eligible;     //!< VOQs that may send, round robin
     std::vector<uint64_t> m_portTcBytes; //!< bytes per (ingress port, tc)
     std::vector<bool> m_paused;          //!< PFC state per (ingress port, tc)
+    std::vector<uint32_t> m_pauseVoq;    //!< per (port, tc): VOQ over VoqLimit that paused it
+    uint32_t m_pausedCount{0};           //!< (port, tc)s paused now
     uint32_t m_nVoqs;                    //!< attribute NumVoqs
     uint32_t m_nPorts{1};                //!< ingress ports
     uint32_t m_nTcs{8};                  //!< traffic classes

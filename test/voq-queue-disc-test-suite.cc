@@ -153,6 +153,118 @@ class VoqLimitTestCase : public TestCase
     }
 };
 
+/// A port paused because the shared buffer was full resumes when the buffer
+/// drains, even though none of its own packets leave; in PFC mode VoqLimit pauses
+/// the sending port and class (and resumes it once that VOQ drains).
+class VoqSharedResumeTestCase : public TestCase
+{
+  public:
+    VoqSharedResumeTestCase()
+        : TestCase("PFC: resume when the shared buffer or a full VOQ drains")
+    {
+    }
+
+    void Pfc(uint32_t port, uint8_t tc, bool pause)
+    {
+        m_events.push_back({port, tc, pause});
+    }
+
+  private:
+    struct Event
+    {
+        uint32_t port;
+        uint8_t tc;
+        bool pause;
+    };
+
+    std::vector<Event> m_events;
+
+    void DoRun() override
+    {
+        // Shared pause threshold = BufferSize - PfcHeadroom = 10000 - 2000 = 8000 B;
+        // resume below 8000 - PfcHysteresis (1000) = 7000 B. Per-port Xoff far away.
+        auto qd = CreateObject<VoqQueueDisc>();
+        qd->SetAttribute("BufferSize", UintegerValue(10000));
+        qd->SetAttribute("PfcHeadroom", UintegerValue(2000));
+        qd->SetAttribute("PfcHysteresis", UintegerValue(1000));
+        qd->SetAttribute("PfcXoff", UintegerValue(1000000));
+        qd->SetLayout(2, 2, 1);
+        qd->Initialize();
+        qd->SetPfcCallback(MakeCallback(&VoqSharedResumeTestCase::Pfc, this));
+        for (int i = 0; i < 7; ++i)
+        {
+            qd->EnqueueToVoq(Item(1000), 0, 0, 0); // port 0: 7000 B, below 8000
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_events.size(), 0, "7000 B: no pause");
+        qd->EnqueueToVoq(Item(1000), 1, 1, 0); // port 1's first packet: 8000 B, paused
+        NS_TEST_ASSERT_MSG_EQ(m_events.size(), 1, "shared threshold reached: one pause");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 1, "the port that filled it");
+        // Port 1's own packet leaves: 7000 B is not below 7000, still paused.
+        qd->AddCredit(1, 1000);
+        NS_TEST_EXPECT_MSG_NE(qd->Dequeue(), nullptr, "port 1's packet leaves");
+        NS_TEST_EXPECT_MSG_EQ(qd->IsPaused(1, 0), true, "7000 B: still paused");
+        // Now only port 0's packets leave; port 1 has nothing queued, yet it must
+        // resume as soon as the shared buffer is below 7000 B (one packet out).
+        qd->AddCredit(0, 1000);
+        NS_TEST_EXPECT_MSG_NE(qd->Dequeue(), nullptr, "port 0's packet leaves");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetIngressBytes(1, 0), 0, "port 1 holds nothing");
+        NS_TEST_EXPECT_MSG_EQ(qd->IsPaused(1, 0), false, "6000 B: port 1 resumed");
+        NS_TEST_ASSERT_MSG_EQ(m_events.size(), 2, "a resume was sent");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].port, 1, "to port 1");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].pause, false, "resume");
+        qd->Dispose();
+
+        // VoqLimit in PFC mode: 2500 B. The third 1000-B packet takes VOQ 0 to
+        // 3000 B >= 2500: port 0 pauses (no drop, the packet is kept); it resumes
+        // once VOQ 0 is PfcHysteresis (500 B) below VoqLimit, i.e. below 2000 B.
+        m_events.clear();
+        auto lim = CreateObject<VoqQueueDisc>();
+        lim->SetAttribute("VoqLimit", UintegerValue(2500));
+        lim->SetAttribute("PfcHysteresis", UintegerValue(500));
+        lim->SetLayout(2, 2, 1);
+        lim->Initialize();
+        lim->SetPfcCallback(MakeCallback(&VoqSharedResumeTestCase::Pfc, this));
+        lim->EnqueueToVoq(Item(1000), 0, 0, 0);
+        lim->EnqueueToVoq(Item(1000), 0, 0, 0);
+        NS_TEST_EXPECT_MSG_EQ(m_events.size(), 0, "2000 B: no pause");
+        NS_TEST_EXPECT_MSG_EQ(lim->EnqueueToVoq(Item(1000), 0, 0, 0), true, "kept, not dropped");
+        NS_TEST_ASSERT_MSG_EQ(m_events.size(), 1, "VoqLimit reached: pause");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 0, "port 0");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].pause, true, "pause");
+        NS_TEST_EXPECT_MSG_EQ(lim->GetDroppedPackets(), 0, "PFC mode does not drop");
+        lim->AddCredit(0, 1000);
+        lim->Dequeue(); // 2000 B: not below 2000
+        NS_TEST_EXPECT_MSG_EQ(lim->IsPaused(0, 0), true, "2000 B: still paused");
+        lim->AddCredit(0, 1000);
+        lim->Dequeue(); // 1000 B
+        NS_TEST_EXPECT_MSG_EQ(lim->IsPaused(0, 0), false, "1000 B: resumed");
+        NS_TEST_EXPECT_MSG_EQ(m_events.size(), 2, "one resume");
+        lim->Dispose();
+
+        // The same, but the packets in VOQ 0 came from port 0 and port 1 paused
+        // on VOQ 0 with a single packet: port 1 resumes when port 0's packets
+        // drain VOQ 0, although none of port 1's own packets left.
+        m_events.clear();
+        auto mix = CreateObject<VoqQueueDisc>();
+        mix->SetAttribute("VoqLimit", UintegerValue(2500));
+        mix->SetAttribute("PfcHysteresis", UintegerValue(500));
+        mix->SetLayout(2, 2, 1);
+        mix->Initialize();
+        mix->SetPfcCallback(MakeCallback(&VoqSharedResumeTestCase::Pfc, this));
+        mix->EnqueueToVoq(Item(1000), 0, 0, 0);
+        mix->EnqueueToVoq(Item(1000), 0, 0, 0);
+        mix->EnqueueToVoq(Item(1000), 0, 1, 0); // 3000 B in VOQ 0: port 1 pauses
+        NS_TEST_ASSERT_MSG_EQ(m_events.size(), 1, "pause");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 1, "port 1");
+        mix->AddCredit(0, 2000);
+        mix->Dequeue(); // port 0's packets leave first (FIFO): 2000 B
+        mix->Dequeue(); // 1000 B, port 1's packet still queued
+        NS_TEST_EXPECT_MSG_EQ(mix->GetIngressBytes(1, 0), 1000, "port 1's packet still queued");
+        NS_TEST_EXPECT_MSG_EQ(mix->IsPaused(1, 0), false, "VOQ drained: port 1 resumed");
+        mix->Dispose();
+    }
+};
+
 /// Installed by TrafficControlHelper on a device, ungated: an ordinary queue disc.
 class VoqTrafficControlTestCase : public TestCase
 {
@@ -195,6 +307,7 @@ class VoqQueueDiscTestSuite : public TestSuite
     {
         AddTestCase(new VoqCreditTestCase(), TestCase::QUICK);
         AddTestCase(new VoqLimitTestCase(), TestCase::QUICK);
+        AddTestCase(new VoqSharedResumeTestCase(), TestCase::QUICK);
         AddTestCase(new VoqTrafficControlTestCase(), TestCase::QUICK);
     }
 };
