@@ -213,15 +213,23 @@ void
 RdmaTransport::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    // Removed, not only cancelled: a disposed transport leaves no event behind (a
+    // cancelled one would still advance the clock to its time).
     for (auto& qp : m_qps)
     {
-        qp->rtoEvent.Cancel();
-        qp->ccTimer.Cancel();
+        Simulator::Remove(qp->rtoEvent);
+        Simulator::Remove(qp->ccTimer);
     }
     m_qps.clear();
     m_qpByRank.clear();
     m_ring.clear();
-    m_wakeEvent.Cancel();
+    Simulator::Remove(m_wakeEvent);
+    if (m_device)
+    {
+        // The device must not call back into a disposed transport.
+        m_device->SetPullCallback(m_dataPriority, RoceNetDevice::PullCallback());
+        m_device->SetReceiveCallback(NetDevice::ReceiveCallback());
+    }
     if (m_table)
     {
         m_table->transports.clear(); // breaks the transport <-> table cycle

@@ -141,13 +141,17 @@ RoceNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
+    // Every pending event of the device is removed: none may run on a disposed
+    // device, nor advance the clock to its time.
+    Simulator::Remove(m_txCompleteEvent);
+    m_txBusy = false;
     m_currentFrame = nullptr;
     m_controlQueue.clear();
     for (auto& q : m_queues)
     {
         q.frames.clear();
         q.bytes = 0;
-        q.resumeEvent.Cancel();
+        Simulator::Remove(q.resumeEvent);
         q.pull = PullCallback();
     }
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -435,7 +439,7 @@ RoceNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
     uint64_t bps = m_bps.GetBitRate();
     Time txTime = TimeStep(static_cast<int64_t>(num / bps));
     m_txRemainder = static_cast<uint64_t>(num % bps);
-    Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
+    m_txCompleteEvent = Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
     m_channel->TransmitStart(frame, this, txTime);
 }
 
@@ -458,6 +462,10 @@ RoceNetDevice::TransmitComplete()
 void
 RoceNetDevice::Receive(Ptr<Packet> frame)
 {
+    if (!m_channel)
+    {
+        return; // disposed: a frame still on the wire when the device went is not delivered
+    }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {
         ++m_counters.rxErrorDrops;

@@ -221,6 +221,7 @@ class RoceNetDevice : public NetDevice
     std::deque<Ptr<Packet>> m_controlQueue;             //!< PFC frames, sent first
     bool m_txBusy{false};                               //!< a frame is on the wire
     Ptr<Packet> m_currentFrame;                         //!< the frame on the wire
+    EventId m_txCompleteEvent;                          //!< end of the frame on the wire
     uint8_t m_currentPriority{0};                       //!< its priority (8 = PFC)
     uint64_t m_txRemainder{0};               //!< serialisation remainder (bit x tick / s)
     bool m_inTryTransmit{false};             //!< guards re-entry from pull sources

@@ -382,6 +382,52 @@ TEST(RdmaTransport, ShortAndMalformedFramesAreCountedNeverParsed)
     Simulator::Destroy();
 }
 
+TEST(RdmaDisposeDeathTest, DisposingMidRunCancelsEveryPendingEvent)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // In a child process: a crash (a disposed device finishing its frame) fails the
+    // test without stopping the others.
+    EXPECT_EXIT(
+        {
+            NodeContainer hosts;
+            hosts.Create(2);
+            RocePointToPointHelper wire;
+            wire.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+            wire.SetChannelAttribute("Delay", TimeValue(NanoSeconds(500)));
+            NetDeviceContainer nics = wire.Install(hosts);
+            RdmaHelper rdma;
+            rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            rdma.Install(nics);
+            Ptr<RdmaTransport> tx = rdma.GetTransport(0);
+            rdma.Post(0, 1, 1000000, 0, RdmaCompletionCallback()); // 80 us at 100G
+            rdma.Post(1, 0, 1000000, 0, RdmaCompletionCallback());
+            const Time disposeAt = MicroSeconds(5);
+            Simulator::Schedule(MicroSeconds(4), [&]() {
+                // Pending now: frames on both wires, retransmission timers, a DCQCN
+                // rate-increase timer, a pause expiry of a priority that is not in use.
+                InjectRoce(tx,
+                           BthHeader::CNP,
+                           0,
+                           Create<Packet>(CnpHeader::SIZE + IcrcTrailer::SIZE));
+                DynamicCast<RoceNetDevice>(nics.Get(1))->SendPfc(1, 0xFFFF);
+            });
+            Simulator::Schedule(disposeAt, [&]() {
+                hosts.Get(0)->Dispose(); // the NIC and the transport aggregated to it
+                hosts.Get(1)->Dispose();
+            });
+            Simulator::Run();
+            // With everything cancelled nothing runs after the disposal but the frames
+            // still on the wire: one delay plus one frame time (4178 B at 100G, 0.33 us).
+            // An uncancelled timer would run at 55 us (DCQCN), 1 ms (retransmission) or
+            // 335 us (pause of 0xFFFF quanta).
+            bool quiet = Simulator::Now() <= disposeAt + NanoSeconds(500 + 335);
+            Simulator::Destroy();
+            std::exit(quiet ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0),
+        "");
+}
+
 TEST(DcqcnRateController, MinRateFloor)
 {
     DcqcnConfig c;
