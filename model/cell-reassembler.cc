@@ -15,6 +15,29 @@ CellReassembler::CellReassembler(uint32_t sources, uint32_t window)
 {
     NS_ABORT_MSG_IF(sources == 0, "CellReassembler: sources must be at least 1, got 0");
     NS_ABORT_MSG_IF(window == 0, "ReorderWindow must be at least 1 packet, got ReorderWindow=0");
+    // The ring is allocated per source: a window this large would take tens of
+    // MB per source, and it could not tell ids apart near half the id space.
+    NS_ABORT_MSG_IF(window > MAX_WINDOW,
+                    "ReorderWindow must be at most " << MAX_WINDOW
+                                                     << " packets, got ReorderWindow=" << window);
+}
+
+void
+CellReassembler::SetNextPacketId(uint32_t source, uint32_t id)
+{
+    Context& ctx = m_contexts.at(source);
+    NS_ABORT_MSG_IF(ctx.next != ctx.end, "CellReassembler: source " << source << " is not idle");
+    ctx.next = id;
+    ctx.end = id;
+}
+
+void
+CellReassembler::Advance(Context& ctx) const
+{
+    ctx.next++;
+    // The ring follows the head, not id % window: 2^32 is not a multiple of every
+    // window, and id % window would map two ids across the wrap to one slot.
+    ctx.headSlot = (ctx.headSlot + 1 == m_window) ? 0 : ctx.headSlot + 1;
 }
 
 void
@@ -48,7 +71,7 @@ CellReassembler::AddCell(uint32_t source,
     {
         ctx.end = cell.packetId + 1;
     }
-    Slot& slot = ctx.ring[cell.packetId % m_window];
+    Slot& slot = ctx.ring[(static_cast<uint64_t>(ctx.headSlot) + ahead) % m_window];
     if (!slot.used)
     {
         slot.used = true;
@@ -84,7 +107,7 @@ CellReassembler::Drain(uint32_t source, Context& ctx, int64_t now, std::vector<O
     bool moved = false;
     while (ctx.next != ctx.end)
     {
-        Slot& slot = ctx.ring[ctx.next % m_window];
+        Slot& slot = ctx.ring[ctx.headSlot];
         if (!slot.used || slot.id != ctx.next || slot.received != slot.count)
         {
             break;
@@ -94,7 +117,7 @@ CellReassembler::Drain(uint32_t source, Context& ctx, int64_t now, std::vector<O
         slot.used = false;
         m_held--;
         m_delivered++;
-        ctx.next++;
+        Advance(ctx);
         moved = true;
     }
     if (moved)
@@ -113,7 +136,7 @@ CellReassembler::Expire(uint32_t source,
     Context& ctx = m_contexts[source];
     while (ctx.next != ctx.end && now >= GetHeadDeadline(source, timeout))
     {
-        Slot& slot = ctx.ring[ctx.next % m_window];
+        Slot& slot = ctx.ring[ctx.headSlot];
         if (slot.used && slot.id == ctx.next)
         {
             dropped.push_back({slot.packet, source, slot.id, slot.port, slot.tc});
@@ -126,7 +149,7 @@ CellReassembler::Expire(uint32_t source,
             dropped.push_back({nullptr, source, ctx.next, 0, 0}); // no cell of it arrived
         }
         m_timedOut++;
-        ctx.next++;
+        Advance(ctx);
         // blockedSince is kept, so a run of wholly lost packets goes in one sweep;
         // Drain restarts the clock as soon as something is delivered.
         Drain(source, ctx, now, delivered);
@@ -137,7 +160,7 @@ int64_t
 CellReassembler::GetHeadDeadline(uint32_t source, int64_t timeout) const
 {
     const Context& ctx = m_contexts[source];
-    const Slot& slot = ctx.ring[ctx.next % m_window];
+    const Slot& slot = ctx.ring[ctx.headSlot];
     // Cells of one packet leave back to back, so a packet whose first cell came
     // a timeout ago is broken; a packet of which nothing came is timed from when
     // the head started blocking.

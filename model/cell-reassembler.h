@@ -80,6 +80,14 @@ class CellReassembler
      */
     int64_t GetHeadDeadline(uint32_t source, int64_t timeout) const;
 
+    /**
+     * Start an idle source's sequence at id (ids are 32-bit and wrap).
+     * \param source source index
+     * \param id the next sequence number expected
+     */
+    void SetNextPacketId(uint32_t source, uint32_t id);
+    /// Largest ReorderWindow accepted (packets per source).
+    static constexpr uint32_t MAX_WINDOW = 1u << 20;
     /// \return packets released
     uint64_t GetPacketsDelivered() const;
     /// \return packets dropped by timeout
@@ -111,12 +119,15 @@ class CellReassembler
     /// Reassembly state of one source.
     struct Context
     {
-        std::vector<Slot> ring;  //!< reorder buffer, indexed by id % window (allocated lazily)
+        std::vector<Slot> ring;  //!< reorder buffer (allocated lazily)
         uint32_t next{0};        //!< next sequence number to release
+        uint32_t headSlot{0};    //!< ring slot of next; id next + k is at headSlot + k
         uint32_t end{0};         //!< one past the highest sequence number seen
         int64_t blockedSince{0}; //!< since when the head has been waited for
     };
 
+    /// Move a context's head to the next sequence number.
+    void Advance(Context& ctx) const;
     /// Release complete packets at the head of a context.
     void Drain(uint32_t source, Context& ctx, int64_t now, std::vector<Output>& delivered);
 

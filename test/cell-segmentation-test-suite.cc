@@ -207,6 +207,53 @@ class ReassemblyTimeoutTestCase : public TestCase
     }
 };
 
+/// Packet ids are 32-bit and wrap; 2^32 is not a multiple of a window of 1000,
+/// so with id % window as the slot, ids 2^32 - 296 and 0 (296 apart, inside the
+/// window) would share a slot. Every packet must come out once, in order.
+class ReassemblyWrapTestCase : public TestCase
+{
+  public:
+    ReassemblyWrapTestCase()
+        : TestCase("reassembly across the 32-bit packet id wrap, window 1000")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t window = 1000;
+        const uint32_t count = 900;               // all inside the window at once
+        const uint32_t start = 0xffffffffu - 299; // 300 ids before the wrap, 600 after
+        CellReassembler reasm(1, window);
+        reasm.SetNextPacketId(0, start);
+        std::vector<Ptr<Packet>> packets;
+        for (uint32_t k = 0; k < count; ++k)
+        {
+            packets.push_back(Create<Packet>(100)); // one cell each
+        }
+        std::vector<CellReassembler::Output> out;
+        // Reverse order: every packet is held until the head arrives last.
+        for (uint32_t k = count; k-- > 0;)
+        {
+            FabricCell c;
+            c.packet = packets[k];
+            c.packetId = start + k;
+            c.cellCount = 1;
+            c.payload = 100;
+            reasm.AddCell(0, c, k, out);
+        }
+        NS_TEST_ASSERT_MSG_EQ(out.size(), count, "every packet released");
+        for (uint32_t k = 0; k < count; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(out[k].packet, packets[k], "in order, the right packet");
+            NS_TEST_EXPECT_MSG_EQ(out[k].packetId, start + k, "its id");
+        }
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetPacketsHeld(), 0, "nothing held");
+        NS_TEST_EXPECT_MSG_EQ(reasm.IsPending(0), false, "idle");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetCellsBeyondWindow(), 0, "none beyond the window");
+    }
+};
+
 /// The ns-3 suite of cell segmentation and reassembly.
 class CellSegmentationTestSuite : public TestSuite
 {
@@ -216,6 +263,7 @@ class CellSegmentationTestSuite : public TestSuite
     {
         AddTestCase(new CellArithmeticTestCase(), TestCase::QUICK);
         AddTestCase(new ReassemblyTimeoutTestCase(), TestCase::QUICK);
+        AddTestCase(new ReassemblyWrapTestCase(), TestCase::QUICK);
         for (uint32_t payload : {61u, 256u, 1000u})
         {
             AddTestCase(new CellRoundTripTestCase(payload, true), TestCase::QUICK);

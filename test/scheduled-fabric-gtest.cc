@@ -210,6 +210,11 @@ TEST(ScheduledFabricDeathTest, ZeroReorderWindow)
     EXPECT_DEATH(CellReassembler(1, 0), "ReorderWindow=0");
 }
 
+TEST(ScheduledFabricDeathTest, AbsurdReorderWindow)
+{
+    EXPECT_DEATH(CellReassembler(1, (1u << 20) + 1), "ReorderWindow=1048577");
+}
+
 TEST(ScheduledFabricDeathTest, PfcHysteresisNotBelowXoff)
 {
     auto build = []() {
