@@ -198,6 +198,7 @@ RdmaTransport::GetTypeId()
 RdmaTransport::RdmaTransport()
 {
     NS_LOG_FUNCTION(this);
+    m_rxHeaders.AddAtStart(RX_HEADER_BYTES);
 }
 
 RdmaTransport::~RdmaTransport() = default;
@@ -694,35 +695,43 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     {
         return DropMalformed(packet, "bad IPv4 version or header length");
     }
-    Ptr<Packet> p = packet->Copy();
+    // The headers are read from a copy of their bytes in a reusable buffer: no
+    // packet copy and no allocation per received frame.
+    uint32_t parsed = std::min<uint32_t>(packet->GetSize(), RX_HEADER_BYTES);
+    packet->CopyData(m_rxBytes.data(), parsed);
+    Buffer::Iterator it = m_rxHeaders.Begin();
+    it.Write(m_rxBytes.data(), parsed);
+    it = m_rxHeaders.Begin();
     Ipv4Header ip;
-    p->RemoveHeader(ip);
+    it.Next(ip.Deserialize(it));
+    uint32_t left = packet->GetSize() - ipHeaderBytes; // bytes after the IPv4 header
     if (ip.GetProtocol() != UDP_PROTOCOL)
     {
         return DropMalformed(packet, "not UDP");
     }
-    if (ip.GetPayloadSize() != p->GetSize())
+    if (ip.GetPayloadSize() != left)
     {
         return DropMalformed(packet, "IPv4 total length does not match the frame");
     }
-    if (p->GetSize() < UDP_HEADER_BYTES + BthHeader::SIZE + IcrcTrailer::SIZE)
+    if (left < UDP_HEADER_BYTES + BthHeader::SIZE + IcrcTrailer::SIZE)
     {
         return DropMalformed(packet, "too short for UDP, BTH and ICRC");
     }
     UdpHeader udp;
     BthHeader bth;
-    p->RemoveHeader(udp);
+    it.Next(udp.Deserialize(it));
     if (udp.GetDestinationPort() != ROCE_UDP_PORT)
     {
         return DropMalformed(packet, "not UDP port 4791");
     }
-    p->RemoveHeader(bth);
+    it.Next(bth.Deserialize(it));
+    left -= UDP_HEADER_BYTES + BthHeader::SIZE;
     if (bth.GetDestQp() < QPN_BASE || bth.GetDestQp() - QPN_BASE >= m_qps.size())
     {
         return DropMalformed(packet, "unknown destination QP");
     }
     // Bytes after the BTH (ICRC included) each opcode needs.
-    uint32_t rest = p->GetSize();
+    uint32_t rest = left;
     switch (bth.GetOpcode())
     {
     case BthHeader::RC_ACKNOWLEDGE:
@@ -764,10 +773,12 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     if (opcode == BthHeader::RC_ACKNOWLEDGE)
     {
         AethHeader aeth;
-        p->RemoveHeader(aeth);
+        aeth.Deserialize(it);
         bool nak = aeth.IsNak();
         nak ? ++m_stats.naksReceived : ++m_stats.acksReceived;
-        std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done;
+        // Reused between ACKs (no allocation per ACK); Receive never re-enters itself.
+        auto& done = m_completedSends;
+        done.clear();
         bool progress = qp.OnAck(bth.GetPsn(), nak, done);
         if (progress)
         {
@@ -792,12 +803,13 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         }
         return true;
     }
+    // The RETH of WRITE First/Only is not needed: the receive descriptor knows the
+    // message; the length checks above guarantee no underflow here.
+    uint32_t payload = left - IcrcTrailer::SIZE;
     if (opcode == BthHeader::RC_WRITE_FIRST || opcode == BthHeader::RC_WRITE_ONLY)
     {
-        RethHeader reth;
-        p->RemoveHeader(reth);
+        payload -= RethHeader::SIZE;
     }
-    uint32_t payload = p->GetSize() - IcrcTrailer::SIZE;
 
     // Notification point: CNP on CE, at most one per QP per CnpInterval.
     if (ip.GetEcn() == Ipv4Header::ECN_CE)

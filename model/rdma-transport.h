@@ -8,6 +8,7 @@
 #include "dcqcn-rate-controller.h"
 #include "rdma-queue-pair.h"
 
+#include "ns3/buffer.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -17,6 +18,7 @@
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <unordered_map>
@@ -237,6 +239,14 @@ class RdmaTransport : public Object
     uint8_t m_dataPriority{3};                         //!< NIC priority of data
     Stats m_stats;                                     //!< counters
     RdmaCompletionCallback m_receiveCallback;          //!< per-transport receive callback
+
+    /// Largest header stack parsed on receive: IPv4 with options 60, UDP 8, BTH 12,
+    /// RETH 16.
+    static constexpr uint32_t RX_HEADER_BYTES = 60 + 8 + 12 + 16;
+    std::array<uint8_t, RX_HEADER_BYTES> m_rxBytes{}; //!< received header bytes
+    Buffer m_rxHeaders; //!< the same bytes, for the header classes (reused)
+    /// Messages completed by one ACK (reused: no allocation per ACK).
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> m_completedSends;
 
     TracedCallback<const RdmaCompletion&> m_messagePostedTrace;   //!< message posted
     TracedCallback<const RdmaCompletion&> m_messageSentTrace;     //!< sender completion

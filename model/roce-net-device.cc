@@ -10,7 +10,6 @@
 #include "ns3/abort.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -279,11 +278,13 @@ bool
 RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol)
 {
     uint8_t priority = 0;
-    if (protocol == IPV4_PROTOCOL)
+    if (protocol == IPV4_PROTOCOL && packet->GetSize() >= 2)
     {
-        Ipv4Header ip;
-        packet->PeekHeader(ip);
-        priority = PriorityFromDscp(ip.GetDscp());
+        // Only the TOS byte is needed: a two-byte peek, not a whole Ipv4Header
+        // deserialisation per frame.
+        uint8_t head[2]; // version and IHL, TOS (DSCP in its top six bits)
+        packet->CopyData(head, sizeof(head));
+        priority = PriorityFromDscp(head[1] >> 2);
     }
     if (packet->GetSize() > m_mtu)
     {
