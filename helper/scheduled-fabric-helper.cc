@@ -30,6 +30,12 @@ ScheduledFabricHelper::Totals::GetDroppedPackets() const
     return voqDropPackets + egressDropPackets + unroutablePackets + reassemblyTimeouts;
 }
 
+uint64_t
+ScheduledFabricHelper::Totals::GetDroppedBytes() const
+{
+    return voqDropBytes + egressDropBytes + unroutableBytes + reassemblyTimeoutBytes;
+}
+
 ScheduledFabricHelper::ScheduledFabricHelper()
 {
     m_leafFactory.SetTypeId("ns3::ScheduledLeafSwitch");
@@ -95,6 +101,11 @@ ScheduledFabricHelper::Install(const ClusterDescription& cluster)
         leaf->Setup(cluster, l, m_voqFactory.Create<VoqQueueDisc>());
         m_leaves.Get(l)->AggregateObject(leaf);
         m_leafSwitches.push_back(leaf);
+    }
+    const CellSegmenter& seg = m_leafSwitches[0]->GetSegmenter();
+    for (auto& spine : m_spineSwitches)
+    {
+        spine->SetCellSize(seg.GetCellPayload() + seg.GetCellHeader());
     }
     // Host links, in host order (host port order on each leaf).
     for (uint32_t h = 0; h < hosts; ++h)
@@ -245,9 +256,13 @@ ScheduledFabricHelper::GetTotals() const
         t.deliveredPackets += c.deliveredPackets;
         t.deliveredBytes += c.deliveredBytes;
         t.voqDropPackets += c.voqDropPackets;
+        t.voqDropBytes += c.voqDropBytes;
         t.egressDropPackets += c.egressDropPackets;
+        t.egressDropBytes += c.egressDropBytes;
         t.unroutablePackets += c.unroutablePackets;
+        t.unroutableBytes += c.unroutableBytes;
         t.reassemblyTimeouts += c.reassemblyTimeouts;
+        t.reassemblyTimeoutBytes += c.reassemblyTimeoutBytes;
         t.noPathCells += c.cellsNoPath;
         t.dataCells += c.dataCellsSent;
         t.requestRefreshes += c.requestRefreshes;
@@ -291,6 +306,7 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
     line("fabric", "0", "deliveredPackets", t.deliveredPackets);
     line("fabric", "0", "deliveredBytes", t.deliveredBytes);
     line("fabric", "0", "droppedPackets", t.GetDroppedPackets());
+    line("fabric", "0", "droppedBytes", t.GetDroppedBytes());
     line("fabric", "0", "linkLostCells", t.linkLostCells);
     line("fabric", "0", "spineDroppedCells", t.spineDroppedCells);
     line("fabric", "0", "grantedBytes", t.grantedBytes);

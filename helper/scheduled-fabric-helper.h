@@ -44,29 +44,36 @@ class ScheduledFabricHelper : public PcapHelperForDevice, public AsciiTraceHelpe
     /// Fabric-wide totals (sums over all leaves, spines and fabric links).
     struct Totals
     {
-        uint64_t offeredPackets{0};      //!< packets from hosts into leaves
-        uint64_t offeredBytes{0};        //!< their bytes
-        uint64_t deliveredPackets{0};    //!< packets from leaves to hosts
-        uint64_t deliveredBytes{0};      //!< their bytes
-        uint64_t voqDropPackets{0};      //!< dropped by a full VOQ buffer
-        uint64_t egressDropPackets{0};   //!< refused by a leaf host port
-        uint64_t unroutablePackets{0};   //!< no route
-        uint64_t reassemblyTimeouts{0};  //!< given up at reassembly
-        uint64_t spineDroppedCells{0};   //!< dropped at spines
-        uint64_t linkLostCells{0};       //!< lost on failed links
-        uint64_t noPathCells{0};         //!< no fabric link towards their leaf
-        uint64_t dataCells{0};           //!< data cells sprayed
-        uint64_t grantedBytes{0};        //!< credit granted by all schedulers
-        uint64_t dequeuedBytes{0};       //!< bytes dequeued from all VOQs
-        uint64_t waitingCreditBytes{0};  //!< credit balance left at VOQs (may be < 0)
-        uint64_t queuedBytes{0};         //!< bytes still in VOQs
-        uint64_t spineQueueHighWater{0}; //!< largest spine output queue, bytes
-        uint64_t voqPauses{0};           //!< PFC pauses requested by VOQ buffers
-        uint64_t requestRefreshes{0};    //!< requests repeated by credit watchdogs
-        uint64_t grantRefreshes{0};      //!< grants repeated by schedulers
+        uint64_t offeredPackets{0};         //!< packets from hosts into leaves
+        uint64_t offeredBytes{0};           //!< their bytes
+        uint64_t deliveredPackets{0};       //!< packets from leaves to hosts
+        uint64_t deliveredBytes{0};         //!< their bytes
+        uint64_t voqDropPackets{0};         //!< dropped by a full VOQ buffer
+        uint64_t voqDropBytes{0};           //!< their bytes
+        uint64_t egressDropPackets{0};      //!< refused by a leaf host port
+        uint64_t egressDropBytes{0};        //!< their bytes
+        uint64_t unroutablePackets{0};      //!< no route
+        uint64_t unroutableBytes{0};        //!< their bytes
+        uint64_t reassemblyTimeouts{0};     //!< given up at reassembly
+        uint64_t reassemblyTimeoutBytes{0}; //!< their bytes, where a cell of them arrived
+        uint64_t spineDroppedCells{0};      //!< dropped at spines
+        uint64_t linkLostCells{0};          //!< lost on failed links
+        uint64_t noPathCells{0};            //!< no fabric link towards their leaf
+        uint64_t dataCells{0};              //!< data cells sprayed
+        uint64_t grantedBytes{0};           //!< credit granted by all schedulers
+        uint64_t dequeuedBytes{0};          //!< bytes dequeued from all VOQs
+        int64_t waitingCreditBytes{0};      //!< credit balance left at VOQs (may be < 0)
+        uint64_t queuedBytes{0};            //!< bytes still in VOQs
+        uint64_t spineQueueHighWater{0};    //!< largest spine output queue, bytes
+        uint64_t voqPauses{0};              //!< PFC pauses requested by VOQ buffers
+        uint64_t requestRefreshes{0};       //!< requests repeated by credit watchdogs
+        uint64_t grantRefreshes{0};         //!< grants repeated by schedulers
 
         /// \return packets dropped anywhere, counted
         uint64_t GetDroppedPackets() const;
+        /// \return bytes of dropped packets (a packet of which no cell reached
+        /// reassembly is counted in packets only: the egress never saw its size)
+        uint64_t GetDroppedBytes() const;
     };
 
     ScheduledFabricHelper();

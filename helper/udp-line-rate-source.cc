@@ -61,6 +61,8 @@ UdpLineRateSource::UdpLineRateSource()
 void
 UdpLineRateSource::DoDispose()
 {
+    m_startEvent.Cancel();
+    m_stopEvent.Cancel();
     m_nic = nullptr;
     Object::DoDispose();
 }
@@ -76,13 +78,15 @@ UdpLineRateSource::Setup(Ptr<RoceNetDevice> nic, Ipv4Address destination)
 void
 UdpLineRateSource::Start(Time at)
 {
-    Simulator::Schedule(at - Simulator::Now(), &UdpLineRateSource::DoStart, this);
+    m_startEvent.Cancel();
+    m_startEvent = Simulator::Schedule(at - Simulator::Now(), &UdpLineRateSource::DoStart, this);
 }
 
 void
 UdpLineRateSource::Stop(Time at)
 {
-    Simulator::Schedule(at - Simulator::Now(), [this]() { m_running = false; });
+    m_stopEvent.Cancel();
+    m_stopEvent = Simulator::Schedule(at - Simulator::Now(), [this]() { m_running = false; });
 }
 
 void

@@ -5,6 +5,7 @@
 #ifndef AI_FABRIC_UDP_LINE_RATE_SOURCE_H
 #define AI_FABRIC_UDP_LINE_RATE_SOURCE_H
 
+#include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -67,6 +68,8 @@ class UdpLineRateSource : public Object
     uint64_t m_maxBytes;                         //!< attribute MaxBytes
     uint16_t m_port;                             //!< attribute DestinationPort
     bool m_running{false};                       //!< sending
+    EventId m_startEvent;                        //!< pending Start
+    EventId m_stopEvent;                         //!< pending Stop
     uint64_t m_packets{0};                       //!< counter
     uint64_t m_bytes{0};                         //!< counter
     TracedCallback<Ptr<const Packet>> m_txTrace; //!< packet handed to the NIC

@@ -61,6 +61,10 @@ CellSpineSwitch::~CellSpineSwitch()
 void
 CellSpineSwitch::DoDispose()
 {
+    for (auto& e : m_recomputeEvents)
+    {
+        e.Cancel();
+    }
     m_ports.clear();
     m_reachCbs.clear();
     Object::DoDispose();
@@ -73,6 +77,18 @@ CellSpineSwitch::Setup(uint32_t leaves, uint32_t index)
     m_index = index;
     m_toLeaf.assign(leaves, std::vector<uint32_t>());
     m_rr.assign(leaves, 0);
+}
+
+void
+CellSpineSwitch::SetCellSize(uint32_t cellBytes)
+{
+    // A queue that cannot hold one full cell drops every data cell of a packet
+    // that needs a full cell: nothing but short packets would ever cross.
+    NS_ABORT_MSG_IF(m_maxQueue < cellBytes,
+                    "CellSpineSwitch: MaxQueueBytes=" << m_maxQueue
+                                                      << " is below one cell (CellPayload + "
+                                                         "CellHeader = "
+                                                      << cellBytes << " B)");
 }
 
 void
@@ -126,7 +142,12 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
 void
 CellSpineSwitch::LinkChanged()
 {
-    Simulator::Schedule(m_detectionDelay, &CellSpineSwitch::Recompute, this);
+    m_recomputeEvents.erase(std::remove_if(m_recomputeEvents.begin(),
+                                           m_recomputeEvents.end(),
+                                           [](const EventId& e) { return e.IsExpired(); }),
+                            m_recomputeEvents.end());
+    m_recomputeEvents.push_back(
+        Simulator::Schedule(m_detectionDelay, &CellSpineSwitch::Recompute, this));
 }
 
 void

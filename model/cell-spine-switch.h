@@ -8,6 +8,7 @@
 #include "fabric-cell.h"
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -56,6 +57,12 @@ class CellSpineSwitch : public Object
     void Setup(uint32_t leaves, uint32_t index);
 
     /**
+     * Refuse a MaxQueueBytes that cannot hold one full cell.
+     * \param cellBytes bytes of a full cell on a link (CellPayload + CellHeader)
+     */
+    void SetCellSize(uint32_t cellBytes);
+
+    /**
      * Add a fabric port.
      * \param device the spine's end of a leaf-spine link
      * \param leaf the leaf at the other end
@@ -100,6 +107,7 @@ class CellSpineSwitch : public Object
     std::vector<std::vector<uint32_t>> m_toLeaf;             //!< healthy ports per leaf
     std::vector<uint32_t> m_rr;                              //!< round-robin cursor per leaf
     std::vector<Callback<void>> m_reachCbs;                  //!< listeners
+    std::vector<EventId> m_recomputeEvents;                  //!< reach updates still due
     uint64_t m_forwarded{0};                                 //!< counter
     uint64_t m_dropped{0};                                   //!< counter
     uint64_t m_highWater{0};                                 //!< bytes

@@ -170,17 +170,18 @@ CreditScheduler::SetQueueBytesCallback(QueueBytesCallback cb)
 }
 
 void
-CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes)
+CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, bool refresh)
 {
     NS_ASSERT(source < m_sources && tc < m_tcs);
     m_requestTrace(source, tc, cumulativeBytes);
     Entry& e = m_entries[tc * m_sources + source];
     // Cumulative: a stale or reordered request never lowers the demand.
-    if (cumulativeBytes <= e.requested && e.granted == e.requested && e.granted > 0)
+    if (refresh && cumulativeBytes <= e.requested && e.granted == e.requested && e.granted > 0)
     {
-        // Nothing new and everything granted: the requester did not get our last
-        // grant (lost with a failed link). Repeat it; being cumulative, it adds
-        // no credit twice.
+        // A watchdog re-request with nothing new, everything granted: the
+        // requester did not get our last grant (lost with a failed link). Repeat
+        // it; being cumulative, it adds no credit twice. (A plain request that
+        // is merely stale, overtaken on another spine, gets no repeat.)
         m_refreshes++;
         m_grantCb(source, tc, e.granted);
         return;

@@ -79,8 +79,10 @@ class CreditScheduler : public Object
      * \param source ingress leaf
      * \param tc traffic class
      * \param cumulativeBytes bytes that VOQ has queued for this port since the start
+     * \param refresh a watchdog re-request: if nothing is new and everything was
+     *        granted, the last grant is repeated (it may have been lost)
      */
-    void Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes);
+    void Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, bool refresh = false);
 
     /// \return bytes granted in total
     uint64_t GetGrantedBytes() const;

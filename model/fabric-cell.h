@@ -34,6 +34,7 @@ struct FabricCell
 
     Type type{DATA};       //!< cell type
     uint8_t tc{0};         //!< traffic class
+    bool refresh{false};   //!< request: a watchdog re-request (our grant may have been lost)
     uint16_t srcLeaf{0};   //!< ingress leaf
     uint16_t dstLeaf{0};   //!< leaf the cell is going to
     uint16_t dstPort{0};   //!< egress host port (data and request) or its port (grant)

@@ -257,6 +257,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_lastRequest.assign(voqs, std::numeric_limits<int64_t>::min() / 2);
     m_requestPending.assign(voqs, 0);
     m_requestEvent.assign(voqs, EventId());
+    m_refresh.assign(voqs, 0);
     m_lastGrant.assign(voqs, 0);
     m_nextPacketId.assign(m_leaves, 0);
     m_timers.assign(m_leaves, EventId());
@@ -375,6 +376,7 @@ ScheduledLeafSwitch::Watchdog()
             // Ask again with everything queued; the scheduler repeats its last
             // grant if that is what was lost.
             m_counters.requestRefreshes++;
+            m_refresh[voq] = 1;
             m_reported[voq] = 0;
             m_lastRequest[voq] = std::numeric_limits<int64_t>::min() / 2;
             MaybeRequest(voq);
@@ -400,7 +402,11 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
 {
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t inPort = ifIndex < m_ifToPort.size() ? m_ifToPort[ifIndex] : -1;
-    NS_ASSERT(inPort >= 0);
+    // Release builds compile asserts out; a frame from an unregistered device
+    // would index with -1.
+    NS_ABORT_MSG_IF(inPort < 0,
+                    "ScheduledLeafSwitch " << m_index << ": frame from device ifIndex=" << ifIndex
+                                           << ", not a host port added by AddHostPort");
     const uint32_t size = packet->GetSize();
     m_counters.offeredPackets++;
     m_counters.offeredBytes += size;
@@ -500,6 +506,8 @@ ScheduledLeafSwitch::SendRequest(uint32_t voq)
 {
     const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(voq);
     const int64_t now = Simulator::Now().GetTimeStep();
+    const bool refresh = m_refresh[voq] != 0;
+    m_refresh[voq] = 0;
     m_lastRequest[voq] = now;
     m_reported[voq] = enqueued;
     const uint8_t tc = voq % m_nTcs;
@@ -508,7 +516,7 @@ ScheduledLeafSwitch::SendRequest(uint32_t voq)
     m_counters.requestsSent++;
     if (dstLeaf == m_index)
     {
-        m_schedulers[dstPort]->Request(m_index, tc, enqueued);
+        m_schedulers[dstPort]->Request(m_index, tc, enqueued, refresh);
         return;
     }
     FabricCell cell;
@@ -519,6 +527,7 @@ ScheduledLeafSwitch::SendRequest(uint32_t voq)
     cell.dstPort = static_cast<uint16_t>(dstPort);
     cell.wireBytes = m_controlCellBytes;
     cell.bytes = enqueued;
+    cell.refresh = refresh;
     SendToFabric(cell);
 }
 
@@ -707,7 +716,7 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
         ArmTimer(cell.srcLeaf);
         break;
     case FabricCell::CREDIT_REQUEST:
-        m_schedulers[cell.dstPort]->Request(cell.srcLeaf, cell.tc, cell.bytes);
+        m_schedulers[cell.dstPort]->Request(cell.srcLeaf, cell.tc, cell.bytes, cell.refresh);
         break;
     case FabricCell::CREDIT_GRANT:
         HandleGrant(GetVoqIndex(cell.srcLeaf, cell.dstPort, cell.tc), cell.bytes);

@@ -269,6 +269,7 @@ class ScheduledLeafSwitch : public Object
     std::vector<int64_t> m_lastGrant;                //!< per VOQ: time of the last grant
     std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
     std::vector<EventId> m_requestEvent;             //!< per VOQ: the deferred request
+    std::vector<uint8_t> m_refresh;                  //!< per VOQ: next request is a re-request
     std::vector<EventId> m_reachEvents;              //!< reachability updates still due
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent

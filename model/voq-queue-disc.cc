@@ -191,6 +191,7 @@ VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficCl
     m_paused.assign(m_nPorts * m_nTcs, false);
     m_pauseVoq.assign(m_nPorts * m_nTcs, NONE);
     m_pausedCount = 0;
+    m_layoutSet = true;
 }
 
 bool
@@ -214,6 +215,13 @@ VoqQueueDisc::CheckConfig()
         NS_LOG_ERROR("VoqQueueDisc manages its own internal queue");
         return false;
     }
+    // Credit comes only from an owner that sets the layout (a ScheduledLeafSwitch,
+    // or code calling SetLayout and AddCredit); installed alone, a gated disc
+    // would hold every packet for ever.
+    NS_ABORT_MSG_IF(m_gated && !m_layoutSet,
+                    "VoqQueueDisc: CreditGated=true needs a credit source (SetLayout and "
+                    "AddCredit, as ScheduledLeafSwitch does); installed alone, e.g. by "
+                    "TrafficControlHelper, set CreditGated=false");
     NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_pfcXoff,
                     "VoqQueueDisc: PfcHysteresis=" << m_pfcHysteresis
                                                    << " must be below PfcXoff=" << m_pfcXoff

@@ -192,6 +192,7 @@ class VoqQueueDisc : public QueueDisc
     BufferFullAction m_action;           //!< attribute BufferFullAction
     bool m_wholePacketCredit;            //!< attribute WholePacketCredit
     bool m_gated;                        //!< attribute CreditGated
+    bool m_layoutSet{false};             //!< SetLayout was called (by a credit source)
     uint64_t m_used{0};                  //!< shared buffer occupancy
     uint64_t m_highWater{0};             //!< its maximum
     uint64_t m_droppedPackets{0};        //!< counter

@@ -173,6 +173,40 @@ class CreditGateTestCase : public TestCase
     }
 };
 
+/// A stale request (overtaken on another spine) repeats no grant; a watchdog
+/// re-request with nothing new repeats the last grant once.
+class CreditRefreshTestCase : public TestCase
+{
+  public:
+    CreditRefreshTestCase()
+        : TestCase("grant repeated only for a watchdog re-request")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto s = CreateObject<CreditScheduler>();
+        s->Setup(1, 1, DataRate("100Gbps"), 256);
+        GrantLog log(1, 1);
+        s->SetGrantCallback(MakeCallback(&GrantLog::Grant, &log));
+        s->Request(0, 0, 4096);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(), 4096, "all granted");
+        const uint64_t grants = s->GetGrants();
+        s->Request(0, 0, 2048); // an older request arriving late
+        s->Request(0, 0, 4096); // the same demand again, not a re-request
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantRefreshes(), 0, "stale requests repeat nothing");
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrants(), grants, "and grant nothing new");
+        s->Request(0, 0, 4096, true); // watchdog: our last grant may have been lost
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantRefreshes(), 1, "re-request: grant repeated");
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(), 4096, "no new credit");
+        Simulator::Destroy();
+    }
+};
+
 /// The ns-3 suite of the credit scheduler.
 class CreditSchedulerTestSuite : public TestSuite
 {
@@ -184,6 +218,7 @@ class CreditSchedulerTestSuite : public TestSuite
         AddTestCase(new CreditClassTestCase("StrictPriority"), TestCase::QUICK);
         AddTestCase(new CreditClassTestCase("Weighted"), TestCase::QUICK);
         AddTestCase(new CreditGateTestCase(), TestCase::QUICK);
+        AddTestCase(new CreditRefreshTestCase(), TestCase::QUICK);
     }
 };
 

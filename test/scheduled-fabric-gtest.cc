@@ -10,10 +10,14 @@
 #include "ns3/cell-segmenter.h"
 #include "ns3/double.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/node.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/scheduled-fabric-helper.h"
+#include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/udp-line-rate-source.h"
 #include "ns3/uinteger.h"
 
@@ -208,6 +212,48 @@ TEST(ScheduledFabricDeathTest, BadClassWeights)
 TEST(ScheduledFabricDeathTest, ZeroReorderWindow)
 {
     EXPECT_DEATH(CellReassembler(1, 0), "ReorderWindow=0");
+}
+
+TEST(UdpLineRateSource, DisposedBeforeStartSendsNothing)
+{
+    // Start and Stop events are cancelled by Dispose: the source would otherwise
+    // start on a NIC it no longer holds.
+    ScheduledFabricHelper h;
+    h.Install(Small());
+    auto src = CreateObject<UdpLineRateSource>();
+    src->Setup(DynamicCast<RoceNetDevice>(h.GetHostDevices().Get(0)),
+               h.GetCluster().GetHostAddress(1));
+    src->Start(MicroSeconds(1));
+    src->Stop(MicroSeconds(5));
+    src->Dispose();
+    Simulator::Stop(MicroSeconds(10));
+    Simulator::Run();
+    EXPECT_EQ(src->GetPacketsSent(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(ScheduledFabricDeathTest, SpineQueueBelowOneCell)
+{
+    auto build = []() {
+        ScheduledFabricHelper h;
+        h.SetSpineAttribute("MaxQueueBytes", UintegerValue(271));
+        h.Install(Small());
+    };
+    EXPECT_DEATH(build(), "MaxQueueBytes=271 is below one cell");
+}
+
+TEST(ScheduledFabricDeathTest, CreditGatedWithoutCreditSource)
+{
+    auto install = []() {
+        Ptr<Node> node = CreateObject<Node>();
+        Ptr<SimpleNetDevice> dev = CreateObject<SimpleNetDevice>();
+        node->AddDevice(dev);
+        node->AggregateObject(CreateObject<TrafficControlLayer>());
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc("ns3::VoqQueueDisc");
+        tch.Install(dev).Get(0)->Initialize();
+    };
+    EXPECT_DEATH(install(), "CreditGated=true needs a credit source");
 }
 
 TEST(ScheduledFabricDeathTest, AbsurdReorderWindow)
