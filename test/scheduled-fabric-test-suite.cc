@@ -9,8 +9,9 @@
 //  - host link: a frame is P + 14 (Ethernet) + 4 (FCS) + 20 (preamble, IFG) = P + 38
 //    bytes on the wire, so IPv4 goodput = rate x P / (P + 38); with P + 38 = 1500
 //    every frame takes a whole number of nanoseconds at 100 Gb/s (120 ns).
-//  - fabric: variable last cell, payload C = 256, header H = 16:
-//    efficiency = P / (P + ceil(P / C) x H) = 1462 / 1558.
+//  - fabric: variable last cell, payload C and header H from the CellPayload and
+//    CellHeader attributes (defaults 256 and 16):
+//    efficiency = P / (P + ceil(P / C) x H) = 1462 / 1558 with the defaults.
 
 #include "ns3/cell-spine-switch.h"
 #include "ns3/config.h"
@@ -170,10 +171,28 @@ HostGoodput(const ClusterDescription& c)
     return c.hostLinkRate.GetBitRate() * double(PACKET) / (PACKET + 38);
 }
 
+/// \param name a ScheduledLeafSwitch attribute \return its default (as configured)
+uint32_t
+LeafDefault(const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    ScheduledLeafSwitch::GetTypeId().LookupAttributeByName(name, &info);
+    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+}
+
+/// \return bytes of a full cell on a fabric link: CellPayload + CellHeader
+uint32_t
+FullCell()
+{
+    return LeafDefault("CellPayload") + LeafDefault("CellHeader");
+}
+
 double
 CellEfficiency()
 {
-    return double(PACKET) / (PACKET + std::ceil(PACKET / 256.0) * 16);
+    const double c = LeafDefault("CellPayload");
+    const double h = LeafDefault("CellHeader");
+    return double(PACKET) / (PACKET + std::ceil(PACKET / c) * h);
 }
 
 } // namespace
@@ -199,6 +218,20 @@ class FabricTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(t.grantedBytes,
                               t.dequeuedBytes + t.waitingCreditBytes,
                               "granted = dequeued + waiting");
+        // Every byte offered is still queued at a VOQ, was dequeued, or was
+        // dropped before a VOQ took it (VOQ buffer, no route): leaf counters
+        // against VOQ counters, true at any moment.
+        NS_TEST_EXPECT_MSG_EQ(t.offeredBytes,
+                              t.queuedBytes + t.dequeuedBytes + t.voqDropBytes + t.unroutableBytes,
+                              "offered bytes = queued + dequeued + dropped before a VOQ");
+        if (expectDrained && t.linkLostCells + t.spineDroppedCells == 0)
+        {
+            // In bytes too (with cells lost, a packet of which no cell arrived is
+            // counted in packets only: its size never reached the egress).
+            NS_TEST_EXPECT_MSG_EQ(t.offeredBytes,
+                                  t.deliveredBytes + t.GetDroppedBytes(),
+                                  "offered bytes = delivered + counted drops");
+        }
         if (expectDrained)
         {
             NS_TEST_EXPECT_MSG_EQ(t.queuedBytes, 0, "VOQs drained");
@@ -363,7 +396,7 @@ class IncastTestCase : public FabricTestCase
             // is not forced by RequestQuantum leaves after a random phase (up to
             // RequestJitter), so requests of senders started in the same nanosecond
             // do not all meet at one spine. Limit: two full cells (2 x 272 B).
-            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, 2 * 272, "spine queue high-water mark");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(hw, 2 * FullCell(), "spine queue high-water mark");
         }
         std::cout << "incast (stagger " << m_stagger
                   << " ns): largest spine high water over N = 2..16: " << highWaterMax << " B"
@@ -574,7 +607,53 @@ class ConservationTestCase : public FabricTestCase
         run.flows = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 1}};
         run.stop = MicroSeconds(60);
         run.end = MicroSeconds(1000);
+        // Mid-run, while VOQs are backlogged and grants are in flight: sample the
+        // totals every 3.1 us from 10 to 55 us.
+        std::vector<ScheduledFabricHelper::Totals> samples;
+        run.configure = [&samples](ScheduledFabricHelper& h) {
+            for (int k = 0; k < 15; ++k)
+            {
+                Simulator::Schedule(NanoSeconds(10000 + 3100 * k),
+                                    [&samples, &h]() { samples.push_back(h.GetTotals()); });
+            }
+        };
         run.Execute();
+        // A grant counted by a scheduler reaches its VOQ one control cell later:
+        // granted = dequeued + waiting + in flight, where in flight per egress port
+        // is at most what the port grants during a grant's trip (two fabric hops:
+        // 2 x (delay + 64 B serialisation) + a spine queue of at most 2 x 272 B)
+        // plus one CreditSize (1024 B) batch.
+        const auto& c = run.cluster;
+        const double grantRate = c.hostLinkRate.GetBitRate() * 1.05 / 8; // bytes/s, OverGrant
+        const double trip =
+            2 * (c.fabricLinkDelay.GetSeconds() + 64 * 8.0 / c.fabricLinkRate.GetBitRate()) +
+            2 * FullCell() * 8.0 / c.fabricLinkRate.GetBitRate();
+        const double inFlightMax = 2 * (grantRate * trip + 1024); // egress ports 0 and 1
+        uint64_t inFlightSeen = 0;
+        for (const auto& s : samples)
+        {
+            NS_TEST_EXPECT_MSG_EQ(s.offeredBytes,
+                                  s.queuedBytes + s.dequeuedBytes + s.voqDropBytes +
+                                      s.unroutableBytes,
+                                  "mid-run: offered bytes = queued + dequeued + dropped");
+            // dequeued bytes are delivered, dropped after the VOQ, or still in
+            // the fabric (cells, reassembly, egress queue): never fewer
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(s.dequeuedBytes,
+                                        s.deliveredBytes + s.egressDropBytes +
+                                            s.reassemblyTimeoutBytes,
+                                        "mid-run: dequeued covers delivered + later drops");
+            const int64_t inFlight = static_cast<int64_t>(s.grantedBytes) -
+                                     static_cast<int64_t>(s.dequeuedBytes) - s.waitingCreditBytes;
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(inFlight, 0, "granted >= dequeued + waiting");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(inFlight,
+                                        inFlightMax,
+                                        "granted - dequeued - waiting = grants in flight");
+            NS_TEST_EXPECT_MSG_GT(s.queuedBytes, 0, "sampled while VOQs are backlogged");
+            inFlightSeen = std::max<uint64_t>(inFlightSeen, inFlight);
+        }
+        NS_TEST_EXPECT_MSG_EQ(samples.size(), 15, "every sample taken");
+        std::cout << "conservation mid-run: grants in flight at most " << inFlightSeen
+                  << " B (bound " << inFlightMax << " B)" << std::endl;
         const auto& t = run.totals;
         std::cout << "conservation: offered " << t.offeredPackets << " delivered "
                   << t.deliveredPackets << " granted " << t.grantedBytes << " dequeued "
