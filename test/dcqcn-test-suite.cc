@@ -34,9 +34,30 @@ class DcqcnConvergenceTestCase : public TestCase
     }
 
   private:
-    static void OnRate(double* maxRate, uint32_t, double rate)
+    /// Time integral of one sender's DCQCN rate over the measurement window.
+    struct RateIntegral
+    {
+        bool open{false}; //!< inside the window
+        double rate{0};   //!< rate since lastChange (bit/s)
+        Time lastChange;  //!< when rate was last set or the window opened
+        double bits{0};   //!< integral of the rate (bits)
+
+        /// \param now time \param newRate rate from now on
+        void Set(Time now, double newRate)
+        {
+            if (open)
+            {
+                bits += rate * (now - lastChange).GetSeconds();
+            }
+            rate = newRate;
+            lastChange = now;
+        }
+    };
+
+    static void OnRate(double* maxRate, RateIntegral* integral, uint32_t, double rate)
     {
         *maxRate = std::max(*maxRate, rate);
+        integral->Set(Simulator::Now(), rate);
     }
 
     void DoRun() override
@@ -66,18 +87,31 @@ class DcqcnConvergenceTestCase : public TestCase
         rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
         rdma.Install(nics);
         double maxRate = 0;
+        std::vector<RateIntegral> integral(2);
         for (uint32_t r = 0; r < 2; ++r)
         {
-            rdma.GetTransport(r)->TraceConnectWithoutContext("RateChange",
-                                                             MakeBoundCallback(&OnRate, &maxRate));
+            rdma.GetTransport(r)->TraceConnectWithoutContext(
+                "RateChange",
+                MakeBoundCallback(&OnRate, &maxRate, &integral[r]));
         }
         const uint64_t huge = 1ULL << 40; // never finishes within the run
         rdma.Post(0, 2, huge, 0, RdmaCompletionCallback());
         const Time join = MilliSeconds(2);
         Simulator::Schedule(join, [&]() { rdma.Post(1, 2, huge, 1, RdmaCompletionCallback()); });
 
-        // With the paper's constants convergence slows with the rate: at 100 Gb/s the
-        // shares were still 38/62 over 40-60 ms, so measure later there.
+        // Why 130-150 ms at 100 Gb/s (40-60 ms at 40 Gb/s), from the DCQCN constants.
+        // When sender 1 joins at line rate both are cut repeatedly with alpha near 1.
+        // Recovery steps are absolute (R_AI = 40 Mb/s per T = 55 us; hyper increase
+        // only after F = 5 byte-counter events of 10 MB without a CNP, 400 Mb: 20 ms
+        // at 20 Gb/s), so a cut of a 100 Gb/s share takes 2.5x as many steps to undo
+        // as at 40 Gb/s. The difference between the senders' rates shrinks only
+        // through cuts, by alpha/2 each; with 1-2 CNPs per ms per sender alpha settles
+        // near g / (1 - (1-g)^(1 + 1 ms / 55 us)) = 0.05, a decay of ~2.5% per ms
+        // (time constant ~40 ms). Probed every 10 ms at 100 Gb/s: share 0.70 at
+        // 10 ms, link refilled by 30 ms, then 0.49..0.55 from 60 ms on (0.50..0.54
+        // over 20-50 ms; 0.38/0.62 over 40-60 ms before the alpha clock started at QP
+        // creation); at 40 Gb/s 0.48..0.49 from 40 ms on. 130 ms is the join plus
+        // three time constants.
         const Time from = MilliSeconds(m_gbps > 40 ? 130 : 40);
         const Time to = from + MilliSeconds(20);
         Ptr<RdmaTransport> rx = rdma.GetTransport(2);
@@ -89,8 +123,22 @@ class DcqcnConvergenceTestCase : public TestCase
                 (*v)[s] = rx->GetQueuePair(rx->FindQueuePair(s)).GetDeliveredBytes();
             }
         };
-        Simulator::Schedule(from, [&]() { sample(&atFrom); });
-        Simulator::Schedule(to, [&]() { sample(&atTo); });
+        Simulator::Schedule(from, [&]() {
+            sample(&atFrom);
+            for (uint32_t s = 0; s < 2; ++s)
+            {
+                integral[s].open = true;
+                integral[s].Set(from, rdma.GetTransport(s)->GetQpRate(0));
+            }
+        });
+        Simulator::Schedule(to, [&]() {
+            sample(&atTo);
+            for (uint32_t s = 0; s < 2; ++s)
+            {
+                integral[s].Set(to, integral[s].rate);
+                integral[s].open = false;
+            }
+        });
         // The bottleneck queue (switch port to host 2, data priority 3), sampled.
         Ptr<RoceNetDevice> bottleneck = DynamicCast<RoceNetDevice>(sw->GetDevice(2));
         uint64_t maxQueue = 0;
@@ -124,9 +172,23 @@ class DcqcnConvergenceTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT(maxQueue,
                               400000 * m_gbps / 25,
                               "bottleneck queue bounded below Kmax");
-        double r0 = rdma.GetTransport(0)->GetQpRate(0);
-        double r1 = rdma.GetTransport(1)->GetQpRate(0);
-        NS_TEST_EXPECT_MSG_EQ_TOL((r0 + r1) / rate, 1.0, 0.25, "rates add up to the link");
+        // Rates add up to the link. DCQCN paces each data frame's wire bytes (4178 B)
+        // at RC, so over the window the senders' mean RC sum x T is the wire bytes they
+        // sent; the bottleneck carried total x 4178/4096 of them, the rest is the
+        // change of the queue (below Kmax) and frames on the two 1 us wires. Hence
+        //   |mean(RC0 + RC1) / rate - total / goodputBound| <= delta,
+        //   delta = (Kmax + 2 x rate x 1 us / 8 + 2 x 4178 B) x 8 / (rate x T).
+        const double window = (to - from).GetSeconds();
+        const double kmax = 400000.0 * m_gbps / 25;
+        const double goodputBound = rate * 4096 / 4178;
+        const double meanRateSum = (integral[0].bits + integral[1].bits) / window;
+        const double delta = (kmax + 2 * rate * 1e-6 / 8 + 2 * 4178) * 8 / (rate * window);
+        std::cout << "DCQCN: mean rate sum / rate " << meanRateSum / rate << ", goodput / bound "
+                  << total / goodputBound << ", delta " << delta << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(meanRateSum / rate,
+                                  total / goodputBound,
+                                  delta,
+                                  "mean DCQCN rates add up to what the bottleneck carried");
         NS_TEST_EXPECT_MSG_GT(sr.cnpsSent, 0, "CNPs sent");
         NS_TEST_EXPECT_MSG_GT(fabric->GetMarked(), 0, "packets marked");
         // No loss: every CNP sent arrives (those still on the wire at the stop excepted).
@@ -135,8 +197,13 @@ class DcqcnConvergenceTestCase : public TestCase
                                     sr.cnpsSent,
                                     "CNPs received = sent (two may be in flight)");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(sr.cnpsSent, sr.ceReceived, "at most one CNP per CE packet");
-        // The bottleneck stays busy: rate x 4096 / 4178 = 98% of the rate at most.
-        NS_TEST_EXPECT_MSG_GT(total, 0.8 * rate, "bottleneck well used");
+        // Goodput bound: rate x 4096 / 4178 (82 B of headers, FCS, preamble and gap
+        // per 4096 B payload); one frame more or less at each window edge adds
+        // 2 x 4096 x 8 / T. The link idles only when a cut empties the queue: measured
+        // 0.9999 (40 Gb/s) and 0.997 (100 Gb/s) of the bound; 1% idle is allowed.
+        const double edge = 2 * 4096 * 8 / window;
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(total, goodputBound + edge, "goodput above its bound");
+        NS_TEST_EXPECT_MSG_GT(total, 0.99 * goodputBound, "bottleneck idle over 1%");
         NS_TEST_EXPECT_MSG_EQ(s0.retransmittedPackets + s1.retransmittedPackets, 0, "no loss");
         fabric->Dispose();
         Simulator::Destroy();
