@@ -25,6 +25,14 @@ NS_OBJECT_ENSURE_REGISTERED(CreditScheduler);
 namespace
 {
 constexpr int64_t FS_PER_S = 1000000000000000LL;
+
+/// \return now in femtoseconds, in 128 bits: Time::GetFemtoSeconds is an int64
+/// and overflows after 2^63 fs (2.56 h of simulated time).
+__int128
+NowFs()
+{
+    return static_cast<__int128>(Simulator::Now().GetTimeStep()) * TimeStep(1).GetFemtoSeconds();
+}
 } // namespace
 
 TypeId
@@ -204,7 +212,7 @@ CreditScheduler::Kick()
         return;
     }
     m_running = true;
-    const int64_t nowFs = Simulator::Now().GetFemtoSeconds();
+    const __int128 nowFs = NowFs();
     // Pacing never runs ahead: an idle scheduler does not bank turns.
     m_nextFs = std::max(m_nextFs, nowFs);
     if (m_nextFs == nowFs)
@@ -213,9 +221,10 @@ CreditScheduler::Kick()
     }
     else
     {
-        m_tick = Simulator::Schedule(std::max(Time(0), FemtoSeconds(m_nextFs) - Simulator::Now()),
-                                     &CreditScheduler::Tick,
-                                     this);
+        m_tick = Simulator::Schedule(
+            std::max(Time(0), FemtoSeconds(static_cast<int64_t>(m_nextFs - NowFs()))),
+            &CreditScheduler::Tick,
+            this);
     }
 }
 
@@ -318,9 +327,10 @@ CreditScheduler::Tick()
         m_running = false;
         return;
     }
-    m_tick = Simulator::Schedule(std::max(Time(0), FemtoSeconds(m_nextFs) - Simulator::Now()),
-                                 &CreditScheduler::Tick,
-                                 this);
+    m_tick = Simulator::Schedule(
+        std::max(Time(0), FemtoSeconds(static_cast<int64_t>(m_nextFs - NowFs()))),
+        &CreditScheduler::Tick,
+        this);
 }
 
 uint64_t

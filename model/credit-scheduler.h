@@ -138,14 +138,14 @@ class CreditScheduler : public Object
     uint32_t m_classCursor{0};                  //!< weighted mode round-robin position
     uint32_t m_activeCount{0};                  //!< VOQs with demand
     EventId m_tick;                             //!< next turn
-    int64_t m_nextFs{0};                        //!< exact time of the next turn
-    bool m_running{false};                      //!< ticking
-    uint64_t m_grantedTotal{0};                 //!< counter
-    uint64_t m_grants{0};                       //!< counter
-    uint64_t m_refreshes{0};                    //!< counter
-    uint64_t m_skipped{0};                      //!< counter
-    GrantCallback m_grantCb;                    //!< to the fabric
-    QueueBytesCallback m_queueBytes;            //!< egress queue
+    __int128 m_nextFs{0};            //!< exact time of the next turn, fs (128 bits: no overflow)
+    bool m_running{false};           //!< ticking
+    uint64_t m_grantedTotal{0};      //!< counter
+    uint64_t m_grants{0};            //!< counter
+    uint64_t m_refreshes{0};         //!< counter
+    uint64_t m_skipped{0};           //!< counter
+    GrantCallback m_grantCb;         //!< to the fabric
+    QueueBytesCallback m_queueBytes; //!< egress queue
     TracedCallback<uint32_t, uint8_t, uint64_t> m_requestTrace; //!< request received
     TracedCallback<uint32_t, uint8_t, uint64_t> m_grantTrace;   //!< grant sent (bytes of it)
 };

@@ -23,6 +23,14 @@ NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
 namespace
 {
 constexpr int64_t FS_PER_S = 1000000000000000LL;
+
+/// \return now in femtoseconds, in 128 bits: Time::GetFemtoSeconds is an int64
+/// and overflows after 2^63 fs (2.56 h of simulated time).
+__int128
+NowFs()
+{
+    return static_cast<__int128>(Simulator::Now().GetTimeStep()) * TimeStep(1).GetFemtoSeconds();
+}
 } // namespace
 
 TypeId
@@ -102,15 +110,15 @@ FabricNetDevice::SendCell(const FabricCell& cell)
         m_lostTrace(m_port, cell);
         return false;
     }
-    const int64_t nowFs = Simulator::Now().GetFemtoSeconds();
-    const int64_t startFs = std::max(nowFs, m_busyUntilFs);
+    const __int128 nowFs = NowFs();
+    const __int128 startFs = std::max(nowFs, m_busyUntilFs);
     const uint64_t backlog = static_cast<uint64_t>(
         (static_cast<__int128>(startFs - nowFs) * m_rate.GetBitRate()) / (8 * FS_PER_S));
     m_backlogHighWater = std::max(m_backlogHighWater, backlog + cell.wireBytes);
     const int64_t txFs = static_cast<int64_t>(
         (static_cast<__int128>(cell.wireBytes) * 8 * FS_PER_S) / m_rate.GetBitRate());
     m_busyUntilFs = startFs + txFs;
-    const int64_t arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
+    const __int128 arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
     m_cellsSent++;
     m_bytesSent += cell.wireBytes;
     if (cell.type == FabricCell::DATA)
@@ -134,7 +142,7 @@ FabricNetDevice::ScheduleHead()
 {
     // Only the event time is rounded to the simulator's resolution; the clock
     // itself stays exact.
-    const Time delay = FemtoSeconds(m_inFlight.front().first) - Simulator::Now();
+    const Time delay = FemtoSeconds(static_cast<int64_t>(m_inFlight.front().first - NowFs()));
     Simulator::ScheduleWithContext(m_peer->GetNode()->GetId(),
                                    std::max(delay, Time(0)),
                                    &FabricNetDevice::DeliverHead,
@@ -187,7 +195,7 @@ FabricNetDevice::GetPortIndex() const
 uint64_t
 FabricNetDevice::GetBacklogBytes() const
 {
-    const int64_t nowFs = Simulator::Now().GetFemtoSeconds();
+    const __int128 nowFs = NowFs();
     if (m_busyUntilFs <= nowFs)
     {
         return 0;
@@ -214,7 +222,7 @@ FabricNetDevice::NotifyLinkChange()
     if (!m_channel->IsUp())
     {
         // Whatever was queued or on the wire is gone with the link: counted here.
-        m_busyUntilFs = Simulator::Now().GetFemtoSeconds();
+        m_busyUntilFs = NowFs();
         m_generation++;
         for (const auto& entry : m_inFlight)
         {

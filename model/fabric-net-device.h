@@ -148,8 +148,8 @@ class FabricNetDevice : public NetDevice
     uint16_t m_mtu{1500};         //!< nominal MTU (cells are smaller)
     DataRate m_rate;              //!< link rate
     uint64_t m_fsPerByteNum{0};   //!< 8e15 (fs*bits per byte), for exact times
-    int64_t m_busyUntilFs{0};     //!< departure clock, femtoseconds
-    std::deque<std::pair<int64_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
+    __int128 m_busyUntilFs{0};    //!< departure clock, femtoseconds (128 bits: no overflow)
+    std::deque<std::pair<__int128, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
     uint32_t m_generation{0};                              //!< bumped when in-flight cells are lost
     CellReceiveCallback m_rxCallback;                      //!< to the switch
     std::vector<Callback<void>> m_linkChangeCb;            //!< link change listeners

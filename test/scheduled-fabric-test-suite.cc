@@ -306,6 +306,72 @@ class OneFlowTestCase : public FabricTestCase
     uint64_t m_egressHighWater{0};
 };
 
+/// The exact pacing clocks (credit scheduler, fabric links) count femtoseconds,
+/// which overflow an int64 after 2^63 fs = 2.56 h: the same 2:1 incast started at
+/// 0 and at 2.78 h (10000 s) must take exactly as long.
+class LateStartTestCase : public FabricTestCase
+{
+  public:
+    LateStartTestCase()
+        : FabricTestCase("pacing clocks past 2.56 h: a run at 10000 s is a time-shifted copy")
+    {
+    }
+
+  private:
+    struct Result
+    {
+        uint64_t packets{0};
+        Time last;
+        uint64_t drops{0};
+    };
+
+    static bool Receive(Result* r, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
+    {
+        r->packets++;
+        r->last = Simulator::Now();
+        return true;
+    }
+
+    Result RunAt(Time start)
+    {
+        Result r;
+        ScheduledFabricHelper h;
+        const ClusterDescription c = SmallCluster(3, 1, 2);
+        h.Install(c);
+        h.AssignStreams(1);
+        h.GetHostDevice(0)->SetReceiveCallback(MakeBoundCallback(&LateStartTestCase::Receive, &r));
+        std::vector<Ptr<UdpLineRateSource>> sources;
+        for (uint32_t s = 1; s <= 2; ++s)
+        {
+            auto src = CreateObject<UdpLineRateSource>();
+            src->SetAttribute("PacketSize", UintegerValue(PACKET));
+            src->SetAttribute("MaxBytes", UintegerValue(200 * PACKET));
+            src->Setup(h.GetHostDevice(s), c.GetHostAddress(0));
+            src->Start(start + NanoSeconds(100));
+            sources.push_back(src);
+        }
+        Simulator::Stop(start + MilliSeconds(1));
+        Simulator::Run();
+        r.drops = h.GetTotals().GetDroppedPackets();
+        sources.clear();
+        Simulator::Destroy();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        const Result early = RunAt(Time(0));
+        const Time late = Seconds(10000);
+        const Result shifted = RunAt(late);
+        std::cout << "late start: last delivery " << early.last.As(Time::US) << " after start, "
+                  << (shifted.last - late).As(Time::US) << " when started at 10000 s" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(early.packets, 400, "every packet delivered");
+        NS_TEST_EXPECT_MSG_EQ(shifted.packets, 400, "every packet delivered, late");
+        NS_TEST_EXPECT_MSG_EQ(shifted.drops, 0, "no drops, late");
+        NS_TEST_EXPECT_MSG_EQ(shifted.last - late, early.last, "exactly the same timing");
+    }
+};
+
 /// N:1 incast, one sender per leaf: zero drops, egress busy, fairness, spine queues.
 class IncastTestCase : public FabricTestCase
 {
@@ -1107,6 +1173,7 @@ class ScheduledFabricTestSuite : public TestSuite
     {
         AddTestCase(new OneFlowTestCase(2), TestCase::QUICK);
         AddTestCase(new OneFlowTestCase(1), TestCase::QUICK);
+        AddTestCase(new LateStartTestCase(), TestCase::QUICK);
         AddTestCase(new IncastTestCase(0), TestCase::QUICK);
         AddTestCase(new IncastTestCase(37), TestCase::QUICK);
         AddTestCase(new IncastRateTestCase("400Gbps"), TestCase::QUICK);
