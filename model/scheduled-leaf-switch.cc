@@ -668,7 +668,7 @@ ScheduledLeafSwitch::SendToFabric(const FabricCell& cell)
         const uint32_t n = static_cast<uint32_t>(links.size());
         if (cursor >= n)
         {
-            cursor = 0;
+            cursor %= n; // leaf index >= links: still start where Setup meant
         }
         int64_t* deficit = &m_sprayDeficit[cell.dstLeaf * m_fabric.size()];
         while (deficit[links[cursor]] < static_cast<int64_t>(cell.wireBytes))

@@ -253,16 +253,16 @@ class RdmaIncastTestCase : public TestCase
             // SourceQuantum turn, so they cannot pile up whatever N; control cells
             // (credit requests, and grants for the receiver's ACK VOQs from N
             // schedulers) are not paced, but every request not forced by
-            // RequestQuantum leaves after a random phase (up to RequestJitter), so
-            // even posts in the same nanosecond do not line their requests up at a
-            // spine. One constant for every N and both starts: three full cells
-            // (3 x 272 B).
+            // RequestQuantum leaves after a random phase (up to RequestJitter), and
+            // leaves start spraying on different links, so even posts in the same
+            // nanosecond do not line their requests up at a spine. One constant for
+            // every N and both starts: two full cells (2 x 272 B).
             TypeId::AttributeInformation payload;
             TypeId::AttributeInformation header;
             ScheduledLeafSwitch::GetTypeId().LookupAttributeByName("CellPayload", &payload);
             ScheduledLeafSwitch::GetTypeId().LookupAttributeByName("CellHeader", &header);
             const uint64_t limit =
-                3 * (DynamicCast<const UintegerValue>(payload.initialValue)->Get() +
+                2 * (DynamicCast<const UintegerValue>(payload.initialValue)->Get() +
                      DynamicCast<const UintegerValue>(header.initialValue)->Get());
             NS_TEST_EXPECT_MSG_LT_OR_EQ(totals.spineQueueHighWater,
                                         limit,
