@@ -4,6 +4,8 @@
 
 #include "credit-scheduler.h"
 
+#include "femtosecond-clock.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -21,19 +23,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("CreditScheduler");
 NS_OBJECT_ENSURE_REGISTERED(CreditScheduler);
-
-namespace
-{
-constexpr int64_t FS_PER_S = 1000000000000000LL;
-
-/// \return now in femtoseconds, in 128 bits: Time::GetFemtoSeconds is an int64
-/// and overflows after 2^63 fs (2.56 h of simulated time).
-__int128
-NowFs()
-{
-    return static_cast<__int128>(Simulator::Now().GetTimeStep()) * TimeStep(1).GetFemtoSeconds();
-}
-} // namespace
 
 TypeId
 CreditScheduler::GetTypeId()
@@ -212,7 +201,7 @@ CreditScheduler::Kick()
         return;
     }
     m_running = true;
-    const __int128 nowFs = NowFs();
+    const __int128 nowFs = NowInFemtoSeconds();
     // Pacing never runs ahead: an idle scheduler does not bank turns.
     m_nextFs = std::max(m_nextFs, nowFs);
     if (m_nextFs == nowFs)
@@ -222,7 +211,7 @@ CreditScheduler::Kick()
     else
     {
         m_tick = Simulator::Schedule(
-            std::max(Time(0), FemtoSeconds(static_cast<int64_t>(m_nextFs - NowFs()))),
+            std::max(Time(0), FemtoSeconds(static_cast<int64_t>(m_nextFs - NowInFemtoSeconds()))),
             &CreditScheduler::Tick,
             this);
     }
@@ -321,14 +310,14 @@ CreditScheduler::Tick()
     // Next turn after this grant's bytes at port rate x over-grant, exactly.
     const double rate = static_cast<double>(m_rate.GetBitRate()) * m_overGrant;
     m_nextFs += static_cast<int64_t>(static_cast<double>(turnBytes) * 8.0 *
-                                     static_cast<double>(FS_PER_S) / rate);
+                                     static_cast<double>(FEMTOSECONDS_PER_SECOND) / rate);
     if (m_activeCount == 0)
     {
         m_running = false;
         return;
     }
     m_tick = Simulator::Schedule(
-        std::max(Time(0), FemtoSeconds(static_cast<int64_t>(m_nextFs - NowFs()))),
+        std::max(Time(0), FemtoSeconds(static_cast<int64_t>(m_nextFs - NowInFemtoSeconds()))),
         &CreditScheduler::Tick,
         this);
 }

@@ -5,6 +5,7 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
+#include "femtosecond-clock.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -19,19 +20,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FabricNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
-
-namespace
-{
-constexpr int64_t FS_PER_S = 1000000000000000LL;
-
-/// \return now in femtoseconds, in 128 bits: Time::GetFemtoSeconds is an int64
-/// and overflows after 2^63 fs (2.56 h of simulated time).
-__int128
-NowFs()
-{
-    return static_cast<__int128>(Simulator::Now().GetTimeStep()) * TimeStep(1).GetFemtoSeconds();
-}
-} // namespace
 
 TypeId
 FabricNetDevice::GetTypeId()
@@ -110,13 +98,15 @@ FabricNetDevice::SendCell(const FabricCell& cell)
         m_lostTrace(m_port, cell);
         return false;
     }
-    const __int128 nowFs = NowFs();
+    const __int128 nowFs = NowInFemtoSeconds();
     const __int128 startFs = std::max(nowFs, m_busyUntilFs);
-    const uint64_t backlog = static_cast<uint64_t>(
-        (static_cast<__int128>(startFs - nowFs) * m_rate.GetBitRate()) / (8 * FS_PER_S));
+    const uint64_t backlog =
+        static_cast<uint64_t>((static_cast<__int128>(startFs - nowFs) * m_rate.GetBitRate()) /
+                              (8 * FEMTOSECONDS_PER_SECOND));
     m_backlogHighWater = std::max(m_backlogHighWater, backlog + cell.wireBytes);
-    const int64_t txFs = static_cast<int64_t>(
-        (static_cast<__int128>(cell.wireBytes) * 8 * FS_PER_S) / m_rate.GetBitRate());
+    const int64_t txFs =
+        static_cast<int64_t>((static_cast<__int128>(cell.wireBytes) * 8 * FEMTOSECONDS_PER_SECOND) /
+                             m_rate.GetBitRate());
     m_busyUntilFs = startFs + txFs;
     const __int128 arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
     m_cellsSent++;
@@ -142,7 +132,8 @@ FabricNetDevice::ScheduleHead()
 {
     // Only the event time is rounded to the simulator's resolution; the clock
     // itself stays exact.
-    const Time delay = FemtoSeconds(static_cast<int64_t>(m_inFlight.front().first - NowFs()));
+    const Time delay =
+        FemtoSeconds(static_cast<int64_t>(m_inFlight.front().first - NowInFemtoSeconds()));
     Simulator::ScheduleWithContext(m_peer->GetNode()->GetId(),
                                    std::max(delay, Time(0)),
                                    &FabricNetDevice::DeliverHead,
@@ -195,13 +186,14 @@ FabricNetDevice::GetPortIndex() const
 uint64_t
 FabricNetDevice::GetBacklogBytes() const
 {
-    const __int128 nowFs = NowFs();
+    const __int128 nowFs = NowInFemtoSeconds();
     if (m_busyUntilFs <= nowFs)
     {
         return 0;
     }
     return static_cast<uint64_t>(
-        (static_cast<__int128>(m_busyUntilFs - nowFs) * m_rate.GetBitRate()) / (8 * FS_PER_S));
+        (static_cast<__int128>(m_busyUntilFs - nowFs) * m_rate.GetBitRate()) /
+        (8 * FEMTOSECONDS_PER_SECOND));
 }
 
 DataRate
@@ -222,7 +214,7 @@ FabricNetDevice::NotifyLinkChange()
     if (!m_channel->IsUp())
     {
         // Whatever was queued or on the wire is gone with the link: counted here.
-        m_busyUntilFs = NowFs();
+        m_busyUntilFs = NowInFemtoSeconds();
         m_generation++;
         for (const auto& entry : m_inFlight)
         {
