@@ -49,7 +49,8 @@ def plot_incast(runs, results):
 
     fig, ax = plt.subplots(figsize=(6, 4))
     ns = [r["senders"] for r in runs]
-    ax.plot(ns, [r["egressOverBound"] for r in runs], "o-", label="egress goodput / bound (post to last byte, start-up included)")
+    ax.plot(ns, [r["egressOverBound"] for r in runs], "o-",
+            label="egress goodput / bound (post to last byte, start-up included)")
     ax.plot(ns, [r["jain"] for r in runs], "s--", label="Jain's fairness index")
     ax.set_xlabel("senders N")
     ax.set_ylim(0.9, 1.01)
