@@ -10,15 +10,23 @@
 // BTH 12, ICRC 4) = 4140-byte IPv4 packet, 4178 bytes on the wire (Ethernet 14,
 // FCS 4, preamble and IFG 20), so payload goodput = rate x 4096 / 4178.
 
+#include "ns3/credit-scheduler.h"
+#include "ns3/double.h"
+#include "ns3/fabric-net-device.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/scheduled-fabric-helper.h"
 #include "ns3/scheduled-leaf-switch.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
+#include "ns3/voq-queue-disc.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
@@ -65,8 +73,14 @@ struct RdmaFabric
     RdmaHelper rdma;
     Completions completions;
 
-    explicit RdmaFabric(const ClusterDescription& c)
+    /// \param c the cluster \param configure sets helper attributes before Install
+    explicit RdmaFabric(const ClusterDescription& c,
+                        const std::function<void(ScheduledFabricHelper&)>& configure = {})
     {
+        if (configure)
+        {
+            configure(fabric);
+        }
         fabric.Install(c);
         fabric.AssignStreams(1);
         rdma.Install(fabric.GetHostDevices());
@@ -103,6 +117,24 @@ struct RdmaFabric
         Simulator::Destroy();
     }
 };
+
+/// \param tid a TypeId \param name one of its integer attributes \return its default
+uint64_t
+UintDefault(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    tid.LookupAttributeByName(name, &info);
+    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
+}
+
+/// \param tid a TypeId \param name one of its double attributes \return its default
+double
+DoubleDefault(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    tid.LookupAttributeByName(name, &info);
+    return DynamicCast<const DoubleValue>(info.initialValue)->Get();
+}
 
 /// Completion time of a one-packet message (4096 B) from src to dst on an idle
 /// fabric: the fixed part of every transfer time (host links, request/grant round
@@ -428,6 +460,265 @@ class RdmaAllToAllTestCase : public TestCase
     }
 };
 
+/**
+ * Spraying under RDMA: with S spines (one link each), one message's data cells
+ * spread over leaf 0's S fabric links within 1% of equal.
+ */
+class RdmaSprayTestCase : public TestCase
+{
+  public:
+    RdmaSprayTestCase(std::string mode)
+        : TestCase("RDMA: spray " + mode + ", one message's cells within 1% of equal, S = 2, 4, 8"),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t size = 8 << 20;
+        const std::string mode = m_mode;
+        for (uint32_t spines : {2, 4, 8})
+        {
+            const auto cluster = Cluster(2, 1, spines);
+            RdmaFabric f(cluster, [&mode](ScheduledFabricHelper& h) {
+                h.SetLeafAttribute("SprayMode", StringValue(mode));
+            });
+            f.Post(0, 1, size);
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(f.completions.count, 1, "message completed");
+            NS_TEST_EXPECT_MSG_EQ(f.Sum().retransmittedPackets, 0, "no retransmission");
+            Ptr<ScheduledLeafSwitch> leaf = f.fabric.GetLeaf(0);
+            NS_TEST_ASSERT_MSG_EQ(leaf->GetNFabricPorts(), spines, "S fabric links");
+            std::vector<double> cells;
+            std::vector<double> bytes;
+            for (uint32_t p = 0; p < spines; ++p)
+            {
+                cells.push_back(leaf->GetFabricPort(p)->GetDataCellsSent());
+                bytes.push_back(leaf->GetFabricPort(p)->GetBytesSent());
+            }
+            const double total = std::accumulate(cells.begin(), cells.end(), 0.0);
+            // Leaf 0 carries only this message's data cells (the ACKs go the
+            // other way): size / 4096 packets of 4140 B (header above), each
+            // ceil(4140 / CellPayload) cells (variable last cell); exact.
+            const double payload = UintDefault(ScheduledLeafSwitch::GetTypeId(), "CellPayload");
+            const double expectedTotal = double(size / 4096) * std::ceil((4096 + 44) / payload);
+            NS_TEST_EXPECT_MSG_EQ(total, expectedTotal, "every packet's cells sprayed once");
+            // Equal share = total / S. RoundRobin balances bytes (a deficit round
+            // robin that counts control cells and short last cells too) and
+            // LeastLoaded backlogs, so cell counts differ by a few cells per link
+            // (up to 8 measured); the message is long enough (>= 3000 cells a link
+            // at S = 8) for 1% to mean it.
+            const double mean = total / spines;
+            const double meanBytes = std::accumulate(bytes.begin(), bytes.end(), 0.0) / spines;
+            const auto [lo, hi] = std::minmax_element(cells.begin(), cells.end());
+            std::cout << "RDMA spray " << m_mode << " S=" << spines << ": cells per link";
+            for (double c : cells)
+            {
+                std::cout << " " << c;
+            }
+            std::cout << " (total " << total << ", expected " << expectedTotal << ", min/mean "
+                      << *lo / mean << ", max/mean " << *hi / mean << ")" << std::endl;
+            NS_TEST_EXPECT_MSG_GT(mean, 3000, "enough cells to judge");
+            for (uint32_t p = 0; p < spines; ++p)
+            {
+                // each link within 1% of total / S (issue 3)
+                NS_TEST_EXPECT_MSG_EQ_TOL(cells[p] / mean, 1.0, 0.01, "cells within 1% of equal");
+                // and in bytes (short last cells and control cells differ in size), 1%
+                NS_TEST_EXPECT_MSG_EQ_TOL(bytes[p] / meanBytes,
+                                          1.0,
+                                          0.01,
+                                          "bytes within 1% of equal");
+            }
+        }
+    }
+
+    std::string m_mode;
+};
+
+/**
+ * Conservation under RDMA, mid-run and drained: granted = dequeued + waiting (+ the
+ * grants still crossing the fabric mid-run); offered = delivered + counted drops.
+ */
+class RdmaConservationTestCase : public TestCase
+{
+  public:
+    RdmaConservationTestCase()
+        : TestCase("RDMA: conservation, granted = dequeued + waiting; offered = delivered + drops")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // The UDP case's traffic: 4:1 incast on host 0 (one sender on its own
+        // leaf) and 5 -> 1, as RDMA messages; the ACKs cross the fabric too.
+        const auto cluster = Cluster(3, 2, 2);
+        RdmaFabric f(cluster);
+        const uint64_t size = 512 << 10;
+        const std::vector<std::pair<uint32_t, uint32_t>> flows = {{1, 0},
+                                                                  {2, 0},
+                                                                  {3, 0},
+                                                                  {4, 0},
+                                                                  {5, 1}};
+        for (const auto& [src, dst] : flows)
+        {
+            f.Post(src, dst, size);
+        }
+        // Mid-run, while VOQs are backlogged (host 0 needs 4 x 512 KiB / bound =
+        // 171 us) and grants are in flight: every 3.1 us from 10 to 55 us.
+        // Each sample: the fabric totals, and per egress host port (leaf L, port p)
+        // its scheduler's granted bytes minus what the VOQs towards it (at every
+        // leaf, every class) dequeued or still hold as credit.
+        const uint32_t classes = UintDefault(ScheduledLeafSwitch::GetTypeId(), "NumTrafficClasses");
+        std::vector<ScheduledFabricHelper::Totals> samples;
+        std::vector<std::vector<int64_t>> portInFlight;
+        auto sample = [&]() {
+            samples.push_back(f.fabric.GetTotals());
+            std::vector<int64_t> ports;
+            for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+            {
+                const uint32_t l = cluster.GetLeafOfHost(h);
+                const uint32_t p = cluster.GetPortOfHost(h);
+                int64_t v = f.fabric.GetLeaf(l)->GetScheduler(p)->GetGrantedBytes();
+                for (uint32_t i = 0; i < cluster.leaves; ++i)
+                {
+                    Ptr<ScheduledLeafSwitch> in = f.fabric.GetLeaf(i);
+                    for (uint32_t tc = 0; tc < classes; ++tc)
+                    {
+                        const uint32_t q = in->GetVoqIndex(l, p, tc);
+                        v -= static_cast<int64_t>(in->GetVoqQueueDisc()->GetVoqDequeuedBytes(q)) +
+                             in->GetVoqQueueDisc()->GetVoqCredit(q);
+                    }
+                }
+                ports.push_back(v);
+            }
+            portInFlight.push_back(ports);
+        };
+        for (int k = 0; k < 15; ++k)
+        {
+            Simulator::Schedule(NanoSeconds(10000 + 3100 * k), sample);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, flows.size(), "every message completed");
+        // A grant counted by a scheduler reaches its VOQ one control cell later:
+        // granted = dequeued + waiting + in flight, where in flight per egress
+        // port is at most what the port grants during a grant's trip (two fabric
+        // hops: 2 x (delay + ControlCellSize serialisation) + at most 2 full cells
+        // of queueing on the way, as in the UDP case) plus one CreditSize batch.
+        // The data ports (hosts 0 and 1) grant from leaf 0, whose uplinks carry
+        // only control cells and ACKs (their backlog is checked below); the other
+        // ports grant ACKs only, a few dozen bytes each.
+        const double creditSize = UintDefault(CreditScheduler::GetTypeId(), "CreditSize");
+        const double overGrant = DoubleDefault(CreditScheduler::GetTypeId(), "OverGrant");
+        const double control = UintDefault(ScheduledLeafSwitch::GetTypeId(), "ControlCellSize");
+        const double fullCell = UintDefault(ScheduledLeafSwitch::GetTypeId(), "CellPayload") +
+                                UintDefault(ScheduledLeafSwitch::GetTypeId(), "CellHeader");
+        const double grantRate = cluster.hostLinkRate.GetBitRate() * overGrant / 8; // bytes/s
+        const double fabricBit = 1.0 / cluster.fabricLinkRate.GetBitRate();
+        const double trip = 2 * (cluster.fabricLinkDelay.GetSeconds() + control * 8 * fabricBit) +
+                            2 * fullCell * 8 * fabricBit;
+        const double portInFlightMax = grantRate * trip + creditSize;
+        int64_t inFlightSeen = 0;
+        std::vector<int64_t> portSeen(cluster.GetHosts(), 0);
+        for (uint32_t k = 0; k < portInFlight.size(); ++k)
+        {
+            int64_t sum = 0;
+            for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+            {
+                const int64_t v = portInFlight[k][h];
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(v,
+                                            0,
+                                            "port " << h << ": granted >= dequeued + waiting");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(v,
+                                            portInFlightMax,
+                                            "port " << h << ": grants in flight");
+                portSeen[h] = std::max(portSeen[h], v);
+                sum += v;
+            }
+            const auto& s = samples[k];
+            NS_TEST_EXPECT_MSG_EQ(sum,
+                                  static_cast<int64_t>(s.grantedBytes) -
+                                      static_cast<int64_t>(s.dequeuedBytes) - s.waitingCreditBytes,
+                                  "the ports' grants in flight add up to the totals'");
+        }
+        for (const auto& s : samples)
+        {
+            // every byte offered is queued at a VOQ, dequeued, or dropped before one
+            NS_TEST_EXPECT_MSG_EQ(s.offeredBytes,
+                                  s.queuedBytes + s.dequeuedBytes + s.voqDropBytes +
+                                      s.unroutableBytes,
+                                  "mid-run: offered bytes = queued + dequeued + dropped");
+            // dequeued bytes are delivered, dropped after the VOQ, or still in
+            // the fabric: never fewer
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(s.dequeuedBytes,
+                                        s.deliveredBytes + s.egressDropBytes +
+                                            s.reassemblyTimeoutBytes,
+                                        "mid-run: dequeued covers delivered + later drops");
+            const int64_t inFlight = static_cast<int64_t>(s.grantedBytes) -
+                                     static_cast<int64_t>(s.dequeuedBytes) - s.waitingCreditBytes;
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(inFlight, 0, "granted >= dequeued + waiting");
+            NS_TEST_EXPECT_MSG_GT(s.queuedBytes, 0, "sampled while VOQs are backlogged");
+            inFlightSeen = std::max(inFlightSeen, inFlight);
+        }
+        NS_TEST_EXPECT_MSG_EQ(samples.size(), 15, "every sample taken");
+        for (uint32_t p = 0; p < f.fabric.GetLeaf(0)->GetNFabricPorts(); ++p)
+        {
+            // the trip's queueing allowance: 2 full cells on leaf 0's uplinks
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(
+                f.fabric.GetLeaf(0)->GetFabricPort(p)->GetBacklogHighWater(),
+                2 * fullCell,
+                "leaf 0's uplinks (the data grants' path) stay short");
+        }
+        const auto& m = samples.back();
+        std::cout << "RDMA conservation at 53.4 us: offered " << m.offeredBytes << " B = queued "
+                  << m.queuedBytes << " + dequeued " << m.dequeuedBytes << " + dropped "
+                  << m.voqDropBytes + m.unroutableBytes << "; granted " << m.grantedBytes
+                  << " = dequeued + waiting " << m.waitingCreditBytes << " + in flight "
+                  << int64_t(m.grantedBytes) - int64_t(m.dequeuedBytes) - m.waitingCreditBytes
+                  << "; grants in flight at most " << inFlightSeen << " B" << std::endl;
+        std::cout << "  per host port, grants in flight at most";
+        for (auto v : portSeen)
+        {
+            std::cout << " " << v;
+        }
+        std::cout << " B (bound " << portInFlightMax << " B each)" << std::endl;
+        // Drained: exact.
+        const auto t = f.fabric.GetTotals();
+        const auto stats = f.Sum();
+        std::cout << "RDMA conservation drained: offered " << t.offeredPackets << " packets / "
+                  << t.offeredBytes << " B, delivered " << t.deliveredPackets << " / "
+                  << t.deliveredBytes << " B, drops " << t.GetDroppedPackets() << "; granted "
+                  << t.grantedBytes << " dequeued " << t.dequeuedBytes << " waiting "
+                  << t.waitingCreditBytes << "; retransmitted " << stats.retransmittedPackets
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(t.grantedBytes,
+                              t.dequeuedBytes + t.waitingCreditBytes,
+                              "granted = dequeued + waiting");
+        NS_TEST_EXPECT_MSG_EQ(t.offeredPackets,
+                              t.deliveredPackets + t.GetDroppedPackets(),
+                              "offered = delivered + counted drops");
+        NS_TEST_EXPECT_MSG_EQ(t.offeredBytes,
+                              t.deliveredBytes + t.GetDroppedBytes(),
+                              "offered bytes = delivered + counted drops");
+        NS_TEST_EXPECT_MSG_EQ(t.queuedBytes, 0, "VOQs drained");
+        NS_TEST_EXPECT_MSG_EQ(t.GetDroppedPackets(), 0, "lossless: no drop");
+        NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
+        // The transport's own count: every packet the hosts sent (data, ACKs,
+        // NAKs, CNPs) reached a leaf, and every message byte was delivered once.
+        uint64_t sent = 0;
+        uint64_t delivered = 0;
+        for (uint32_t r = 0; r < f.rdma.GetNRanks(); ++r)
+        {
+            const auto& st = f.rdma.GetTransport(r)->GetStats();
+            sent += st.dataPacketsSent + st.acksSent + st.naksSent + st.cnpsSent;
+            delivered += st.bytesDelivered;
+        }
+        NS_TEST_EXPECT_MSG_EQ(sent, t.offeredPackets, "every packet sent reached its leaf");
+        NS_TEST_EXPECT_MSG_EQ(delivered, flows.size() * size, "every message byte once");
+    }
+};
+
 /// The ns-3 suite of the scheduled fabric under RDMA.
 class ScheduledFabricRdmaTestSuite : public TestSuite
 {
@@ -441,6 +732,9 @@ class ScheduledFabricRdmaTestSuite : public TestSuite
         AddTestCase(new RdmaPermutationTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaLinkFailureTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaAllToAllTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaSprayTestCase("RoundRobin"), TestCase::QUICK);
+        AddTestCase(new RdmaSprayTestCase("LeastLoaded"), TestCase::QUICK);
+        AddTestCase(new RdmaConservationTestCase(), TestCase::QUICK);
     }
 };
 
