@@ -10,6 +10,8 @@
 // BTH 12, ICRC 4) = 4140-byte IPv4 packet, 4178 bytes on the wire (Ethernet 14,
 // FCS 4, preamble and IFG 20), so payload goodput = rate x 4096 / 4178.
 
+#include "scheduled-fabric-test-common.h"
+
 #include "ns3/credit-scheduler.h"
 #include "ns3/double.h"
 #include "ns3/fabric-net-device.h"
@@ -34,18 +36,6 @@ using namespace ns3;
 
 namespace
 {
-
-ClusterDescription
-Cluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
-{
-    ClusterDescription c;
-    c.leaves = leaves;
-    c.hostsPerLeaf = hostsPerLeaf;
-    c.spines = spines;
-    c.hostLinkRate = DataRate("100Gbps");
-    c.fabricLinkRate = DataRate("100Gbps");
-    return c;
-}
 
 double
 RdmaGoodput(const ClusterDescription& c)
@@ -118,24 +108,6 @@ struct RdmaFabric
     }
 };
 
-/// \param tid a TypeId \param name one of its integer attributes \return its default
-uint64_t
-UintDefault(TypeId tid, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    tid.LookupAttributeByName(name, &info);
-    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
-}
-
-/// \param tid a TypeId \param name one of its double attributes \return its default
-double
-DoubleDefault(TypeId tid, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    tid.LookupAttributeByName(name, &info);
-    return DynamicCast<const DoubleValue>(info.initialValue)->Get();
-}
-
 /// Completion time of a one-packet message (4096 B) from src to dst on an idle
 /// fabric: the fixed part of every transfer time (host links, request/grant round
 /// trip, cells, reassembly).
@@ -162,7 +134,7 @@ class RdmaOneFlowTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const auto cluster = Cluster(2, 1, 2);
+        const auto cluster = SmallCluster(2, 1, 2);
         const Time t1 = OnePacketTime(cluster, 0, 1);
         RdmaFabric f(cluster);
         const uint64_t size = 4 << 20;
@@ -204,7 +176,7 @@ class RdmaIncastTestCase : public TestCase
     {
         for (uint32_t n = 2; n <= 16; ++n)
         {
-            const auto cluster = Cluster(n + 1, 1, 4);
+            const auto cluster = SmallCluster(n + 1, 1, 4);
             const Time t1 = OnePacketTime(cluster, 1, 0);
             RdmaFabric f(cluster);
             const uint64_t size = 1 << 20;
@@ -329,7 +301,7 @@ class RdmaPermutationTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const auto cluster = Cluster(4, 2, 4);
+        const auto cluster = SmallCluster(4, 2, 4);
         const Time t1 = OnePacketTime(cluster, 1, 2); // a pair across the fabric
         RdmaFabric f(cluster);
         const uint32_t hosts = cluster.GetHosts();
@@ -369,7 +341,7 @@ class RdmaLinkFailureTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const auto cluster = Cluster(2, 1, 4);
+        const auto cluster = SmallCluster(2, 1, 4);
         RdmaFabric f(cluster);
         f.fabric.ScheduleLinkState(0, 2, 0, MicroSeconds(50), false);
         f.Post(0, 1, 4 << 20);
@@ -405,7 +377,7 @@ class RdmaAllToAllTestCase : public TestCase
   private:
     void DoRun() override
     {
-        const ClusterDescription cluster = Cluster(2, 2, 2);
+        const ClusterDescription cluster = SmallCluster(2, 2, 2);
         ScheduledFabricHelper fabric;
         fabric.Install(cluster);
         RdmaHelper rdma;
@@ -480,7 +452,7 @@ class RdmaSprayTestCase : public TestCase
         const std::string mode = m_mode;
         for (uint32_t spines : {2, 4, 8})
         {
-            const auto cluster = Cluster(2, 1, spines);
+            const auto cluster = SmallCluster(2, 1, spines);
             RdmaFabric f(cluster, [&mode](ScheduledFabricHelper& h) {
                 h.SetLeafAttribute("SprayMode", StringValue(mode));
             });
@@ -540,11 +512,12 @@ class RdmaSprayTestCase : public TestCase
  * Conservation under RDMA, mid-run and drained: granted = dequeued + waiting (+ the
  * grants still crossing the fabric mid-run); offered = delivered + counted drops.
  */
-class RdmaConservationTestCase : public TestCase
+class RdmaConservationTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaConservationTestCase()
-        : TestCase("RDMA: conservation, granted = dequeued + waiting; offered = delivered + drops")
+        : ScheduledFabricTestCase(
+              "RDMA: conservation, granted = dequeued + waiting; offered = delivered + drops")
     {
     }
 
@@ -553,7 +526,7 @@ class RdmaConservationTestCase : public TestCase
     {
         // The UDP case's traffic: 4:1 incast on host 0 (one sender on its own
         // leaf) and 5 -> 1, as RDMA messages; the ACKs cross the fabric too.
-        const auto cluster = Cluster(3, 2, 2);
+        const auto cluster = SmallCluster(3, 2, 2);
         RdmaFabric f(cluster);
         const uint64_t size = 512 << 10;
         const std::vector<std::pair<uint32_t, uint32_t>> flows = {{1, 0},
@@ -612,8 +585,7 @@ class RdmaConservationTestCase : public TestCase
         const double creditSize = UintDefault(CreditScheduler::GetTypeId(), "CreditSize");
         const double overGrant = DoubleDefault(CreditScheduler::GetTypeId(), "OverGrant");
         const double control = UintDefault(ScheduledLeafSwitch::GetTypeId(), "ControlCellSize");
-        const double fullCell = UintDefault(ScheduledLeafSwitch::GetTypeId(), "CellPayload") +
-                                UintDefault(ScheduledLeafSwitch::GetTypeId(), "CellHeader");
+        const double fullCell = FullCell();
         const double grantRate = cluster.hostLinkRate.GetBitRate() * overGrant / 8; // bytes/s
         const double fabricBit = 1.0 / cluster.fabricLinkRate.GetBitRate();
         const double trip = 2 * (cluster.fabricLinkDelay.GetSeconds() + control * 8 * fabricBit) +
@@ -638,26 +610,12 @@ class RdmaConservationTestCase : public TestCase
             }
             const auto& s = samples[k];
             NS_TEST_EXPECT_MSG_EQ(sum,
-                                  static_cast<int64_t>(s.grantedBytes) -
-                                      static_cast<int64_t>(s.dequeuedBytes) - s.waitingCreditBytes,
+                                  GrantsInFlight(s),
                                   "the ports' grants in flight add up to the totals'");
         }
         for (const auto& s : samples)
         {
-            // every byte offered is queued at a VOQ, dequeued, or dropped before one
-            NS_TEST_EXPECT_MSG_EQ(s.offeredBytes,
-                                  s.queuedBytes + s.dequeuedBytes + s.voqDropBytes +
-                                      s.unroutableBytes,
-                                  "mid-run: offered bytes = queued + dequeued + dropped");
-            // dequeued bytes are delivered, dropped after the VOQ, or still in
-            // the fabric: never fewer
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(s.dequeuedBytes,
-                                        s.deliveredBytes + s.egressDropBytes +
-                                            s.reassemblyTimeoutBytes,
-                                        "mid-run: dequeued covers delivered + later drops");
-            const int64_t inFlight = static_cast<int64_t>(s.grantedBytes) -
-                                     static_cast<int64_t>(s.dequeuedBytes) - s.waitingCreditBytes;
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(inFlight, 0, "granted >= dequeued + waiting");
+            const int64_t inFlight = CheckMidRunConservation(s);
             NS_TEST_EXPECT_MSG_GT(s.queuedBytes, 0, "sampled while VOQs are backlogged");
             inFlightSeen = std::max(inFlightSeen, inFlight);
         }
@@ -675,8 +633,8 @@ class RdmaConservationTestCase : public TestCase
                   << m.queuedBytes << " + dequeued " << m.dequeuedBytes << " + dropped "
                   << m.voqDropBytes + m.unroutableBytes << "; granted " << m.grantedBytes
                   << " = dequeued + waiting " << m.waitingCreditBytes << " + in flight "
-                  << int64_t(m.grantedBytes) - int64_t(m.dequeuedBytes) - m.waitingCreditBytes
-                  << "; grants in flight at most " << inFlightSeen << " B" << std::endl;
+                  << GrantsInFlight(m) << "; grants in flight at most " << inFlightSeen << " B"
+                  << std::endl;
         std::cout << "  per host port, grants in flight at most";
         for (auto v : portSeen)
         {

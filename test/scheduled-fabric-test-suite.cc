@@ -13,6 +13,8 @@
 //    CellHeader attributes (defaults 256 and 16):
 //    efficiency = P / (P + ceil(P / C) x H) = 1462 / 1558 with the defaults.
 
+#include "scheduled-fabric-test-common.h"
+
 #include "ns3/cell-spine-switch.h"
 #include "ns3/config.h"
 #include "ns3/credit-scheduler.h"
@@ -153,38 +155,10 @@ struct FabricRun
     }
 };
 
-ClusterDescription
-SmallCluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
-{
-    ClusterDescription c;
-    c.leaves = leaves;
-    c.hostsPerLeaf = hostsPerLeaf;
-    c.spines = spines;
-    c.hostLinkRate = DataRate("100Gbps");
-    c.fabricLinkRate = DataRate("100Gbps");
-    return c;
-}
-
 double
 HostGoodput(const ClusterDescription& c)
 {
     return c.hostLinkRate.GetBitRate() * double(PACKET) / (PACKET + 38);
-}
-
-/// \param name a ScheduledLeafSwitch attribute \return its default (as configured)
-uint32_t
-LeafDefault(const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    ScheduledLeafSwitch::GetTypeId().LookupAttributeByName(name, &info);
-    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
-}
-
-/// \return bytes of a full cell on a fabric link: CellPayload + CellHeader
-uint32_t
-FullCell()
-{
-    return LeafDefault("CellPayload") + LeafDefault("CellHeader");
 }
 
 double
@@ -198,11 +172,11 @@ CellEfficiency()
 } // namespace
 
 /// Base of the fabric test cases: shared checks.
-class FabricTestCase : public TestCase
+class FabricTestCase : public ScheduledFabricTestCase
 {
   public:
     FabricTestCase(std::string name)
-        : TestCase(name)
+        : ScheduledFabricTestCase(name)
     {
     }
 
@@ -690,27 +664,18 @@ class ConservationTestCase : public FabricTestCase
         // 2 x (delay + 64 B serialisation) + a spine queue of at most 2 x 272 B)
         // plus one CreditSize (1024 B) batch.
         const auto& c = run.cluster;
-        const double grantRate = c.hostLinkRate.GetBitRate() * 1.05 / 8; // bytes/s, OverGrant
+        const double creditSize = UintDefault(CreditScheduler::GetTypeId(), "CreditSize");
+        const double overGrant = DoubleDefault(CreditScheduler::GetTypeId(), "OverGrant");
+        const double control = LeafDefault("ControlCellSize");
+        const double grantRate = c.hostLinkRate.GetBitRate() * overGrant / 8; // bytes/s
         const double trip =
-            2 * (c.fabricLinkDelay.GetSeconds() + 64 * 8.0 / c.fabricLinkRate.GetBitRate()) +
+            2 * (c.fabricLinkDelay.GetSeconds() + control * 8.0 / c.fabricLinkRate.GetBitRate()) +
             2 * FullCell() * 8.0 / c.fabricLinkRate.GetBitRate();
-        const double inFlightMax = 2 * (grantRate * trip + 1024); // egress ports 0 and 1
+        const double inFlightMax = 2 * (grantRate * trip + creditSize); // egress ports 0 and 1
         uint64_t inFlightSeen = 0;
         for (const auto& s : samples)
         {
-            NS_TEST_EXPECT_MSG_EQ(s.offeredBytes,
-                                  s.queuedBytes + s.dequeuedBytes + s.voqDropBytes +
-                                      s.unroutableBytes,
-                                  "mid-run: offered bytes = queued + dequeued + dropped");
-            // dequeued bytes are delivered, dropped after the VOQ, or still in
-            // the fabric (cells, reassembly, egress queue): never fewer
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(s.dequeuedBytes,
-                                        s.deliveredBytes + s.egressDropBytes +
-                                            s.reassemblyTimeoutBytes,
-                                        "mid-run: dequeued covers delivered + later drops");
-            const int64_t inFlight = static_cast<int64_t>(s.grantedBytes) -
-                                     static_cast<int64_t>(s.dequeuedBytes) - s.waitingCreditBytes;
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(inFlight, 0, "granted >= dequeued + waiting");
+            const int64_t inFlight = CheckMidRunConservation(s);
             NS_TEST_EXPECT_MSG_LT_OR_EQ(inFlight,
                                         inFlightMax,
                                         "granted - dequeued - waiting = grants in flight");
