@@ -18,6 +18,8 @@
 // Every cluster field is an option (ClusterDescription::AddToCommandLine); with
 // --leaves=0 (default) the cluster has one host per leaf and senders + 1 leaves.
 
+#include "scheduled-fabric-example.h"
+
 #include "ns3/ai-fabric-module.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
@@ -78,13 +80,8 @@ main(int argc, char* argv[])
     uint32_t packetSize = 1462;
     Time duration = MicroSeconds(200);
     Time warmup = MicroSeconds(50);
-    std::string sprayMode = "RoundRobin";
-    uint32_t cellPayload = 256;
-    uint32_t cellHeader = 16;
-    uint32_t creditSize = 1024;
-    double overGrant = 1.05;
-    std::string json = "scheduled-incast.json";
-    std::string stats = "";
+    ScheduledFabricExampleOptions options;
+    options.json = "scheduled-incast.json";
     std::string transport = "udp";
     uint64_t messageSize = 1 << 20;
     bool pcap = false;
@@ -95,13 +92,7 @@ main(int argc, char* argv[])
     cmd.AddValue("packetSize", "IPv4 packet size in bytes", packetSize);
     cmd.AddValue("duration", "how long the senders send", duration);
     cmd.AddValue("warmup", "goodput is measured from this time on", warmup);
-    cmd.AddValue("sprayMode", "RoundRobin, Random or LeastLoaded", sprayMode);
-    cmd.AddValue("cellPayload", "cell payload bytes", cellPayload);
-    cmd.AddValue("cellHeader", "cell header bytes", cellHeader);
-    cmd.AddValue("creditSize", "credit grant bytes", creditSize);
-    cmd.AddValue("overGrant", "credit rate / port rate", overGrant);
-    cmd.AddValue("json", "JSON results file", json);
-    cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
+    options.AddToCommandLine(cmd);
     cmd.AddValue("transport", "udp (line-rate UDP sources) or rdma (RDMA messages)", transport);
     cmd.AddValue("messageSize", "bytes each sender posts with --transport=rdma", messageSize);
     cmd.AddValue("pcap", "write pcap of the receiver's host link", pcap);
@@ -123,11 +114,7 @@ main(int argc, char* argv[])
                                        << " needs " << senders + 1);
 
     ScheduledFabricHelper fabric;
-    fabric.SetLeafAttribute("SprayMode", StringValue(sprayMode));
-    fabric.SetLeafAttribute("CellPayload", UintegerValue(cellPayload));
-    fabric.SetLeafAttribute("CellHeader", UintegerValue(cellHeader));
-    fabric.SetSchedulerAttribute("CreditSize", UintegerValue(creditSize));
-    fabric.SetSchedulerAttribute("OverGrant", DoubleValue(overGrant));
+    options.Apply(fabric);
     if (packetSize > 4200)
     {
         // Jumbo frames: raise the NICs' (and leaf host ports') Mtu to fit.
@@ -211,51 +198,23 @@ main(int argc, char* argv[])
         std::cout << "  sender " << s << ": " << rate / 1e9 << " Gb/s" << std::endl;
     }
     const double jain = total * total / (senders * sumSq);
-    const auto totals = fabric.GetTotals();
-    const uint64_t events = Simulator::GetEventCount();
-    const double eventsPerCell = totals.dataCells ? double(events) / totals.dataCells : 0;
     std::cout << "  egress goodput " << total / 1e9 << " Gb/s = " << total / bound
               << " of the host-link bound " << bound / 1e9 << " Gb/s" << std::endl
-              << "  Jain's index " << jain << ", spine queue high water "
-              << totals.spineQueueHighWater << " B" << std::endl
-              << "  offered " << totals.offeredPackets << " packets, delivered "
-              << totals.deliveredPackets << ", dropped " << totals.GetDroppedPackets()
-              << ", VOQ bytes left " << totals.queuedBytes << std::endl
-              << "  " << events << " events for " << totals.dataCells << " data cells ("
-              << eventsPerCell << " per cell, all hops and host frames included)" << std::endl;
-
-    if (!json.empty())
-    {
-        nlohmann::json out = {
-            {"scenario", "scheduled-incast"},
-            {"transport", transport},
-            {"cluster", cluster.ToString()},
-            {"senders", senders},
-            {"packetSize", packetSize},
-            {"durationUs", duration.GetMicroSeconds()},
-            {"warmupUs", warmup.GetMicroSeconds()},
-            {"egressGoodputGbps", total / 1e9},
-            {"boundGbps", bound / 1e9},
-            {"egressOverBound", total / bound},
-            {"jain", jain},
-            {"perSender", perSender},
-            {"spineQueueHighWaterBytes", totals.spineQueueHighWater},
-            {"offeredPackets", totals.offeredPackets},
-            {"deliveredPackets", totals.deliveredPackets},
-            {"droppedPackets", totals.GetDroppedPackets()},
-            {"dataCells", totals.dataCells},
-            {"events", events},
-            {"eventsPerDataCell", eventsPerCell},
-        };
-        std::ofstream(json) << out.dump(2) << std::endl;
-        std::cout << "  results in " << json << std::endl;
-    }
-    if (!stats.empty())
-    {
-        std::ofstream out(stats);
-        fabric.WriteStats(out);
-        std::cout << "  counters in " << stats << std::endl;
-    }
+              << "  Jain's index " << jain << std::endl;
+    options.Report(fabric,
+                   {
+                       {"scenario", "scheduled-incast"},
+                       {"transport", transport},
+                       {"senders", senders},
+                       {"packetSize", packetSize},
+                       {"durationUs", duration.GetMicroSeconds()},
+                       {"warmupUs", warmup.GetMicroSeconds()},
+                       {"egressGoodputGbps", total / 1e9},
+                       {"boundGbps", bound / 1e9},
+                       {"egressOverBound", total / bound},
+                       {"jain", jain},
+                       {"perSender", perSender},
+                   });
     Simulator::Destroy();
     return 0;
 }

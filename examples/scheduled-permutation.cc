@@ -13,6 +13,8 @@
 //
 //   ./scheduled-permutation --leaves=8 --hostsPerLeaf=8 --spines=8 --random=1
 
+#include "scheduled-fabric-example.h"
+
 #include "ns3/ai-fabric-module.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
@@ -66,13 +68,8 @@ main(int argc, char* argv[])
     bool random = false;
     Time duration = MicroSeconds(200);
     Time warmup = MicroSeconds(50);
-    std::string sprayMode = "RoundRobin";
-    uint32_t cellPayload = 256;
-    uint32_t cellHeader = 16;
-    uint32_t creditSize = 1024;
-    double overGrant = 1.05;
-    std::string json = "scheduled-permutation.json";
-    std::string stats = "";
+    ScheduledFabricExampleOptions options;
+    options.json = "scheduled-permutation.json";
 
     CommandLine cmd(__FILE__);
     cluster.AddToCommandLine(cmd);
@@ -84,13 +81,7 @@ main(int argc, char* argv[])
     cmd.AddValue("random", "use a random derangement instead (RngRun picks it)", random);
     cmd.AddValue("duration", "how long the hosts send", duration);
     cmd.AddValue("warmup", "goodput is measured from this time on", warmup);
-    cmd.AddValue("sprayMode", "RoundRobin, Random or LeastLoaded", sprayMode);
-    cmd.AddValue("cellPayload", "cell payload bytes", cellPayload);
-    cmd.AddValue("cellHeader", "cell header bytes", cellHeader);
-    cmd.AddValue("creditSize", "credit grant bytes", creditSize);
-    cmd.AddValue("overGrant", "credit rate / port rate", overGrant);
-    cmd.AddValue("json", "JSON results file", json);
-    cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
+    options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(warmup >= duration,
@@ -126,11 +117,7 @@ main(int argc, char* argv[])
     }
 
     ScheduledFabricHelper fabric;
-    fabric.SetLeafAttribute("SprayMode", StringValue(sprayMode));
-    fabric.SetLeafAttribute("CellPayload", UintegerValue(cellPayload));
-    fabric.SetLeafAttribute("CellHeader", UintegerValue(cellHeader));
-    fabric.SetSchedulerAttribute("CreditSize", UintegerValue(creditSize));
-    fabric.SetSchedulerAttribute("OverGrant", DoubleValue(overGrant));
+    options.Apply(fabric);
     if (packetSize > 4200)
     {
         // Jumbo frames: raise the NICs' (and leaf host ports') Mtu to fit.
@@ -174,45 +161,19 @@ main(int argc, char* argv[])
         std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s ("
                   << rate / bound << " of bound)" << std::endl;
     }
-    const auto totals = fabric.GetTotals();
-    const uint64_t events = Simulator::GetEventCount();
-    const double eventsPerCell = totals.dataCells ? double(events) / totals.dataCells : 0;
     std::cout << "  host-link bound " << bound / 1e9 << " Gb/s; worst flow " << worst / bound
-              << ", mean " << sum / hosts / bound << " of it" << std::endl
-              << "  spine queue high water " << totals.spineQueueHighWater << " B; offered "
-              << totals.offeredPackets << " packets, delivered " << totals.deliveredPackets
-              << ", dropped " << totals.GetDroppedPackets() << std::endl
-              << "  " << events << " events for " << totals.dataCells << " data cells ("
-              << eventsPerCell << " per cell, all hops and host frames included)" << std::endl;
-    if (!json.empty())
-    {
-        nlohmann::json out = {
-            {"scenario", "scheduled-permutation"},
-            {"cluster", cluster.ToString()},
-            {"packetSize", packetSize},
-            {"durationUs", duration.GetMicroSeconds()},
-            {"warmupUs", warmup.GetMicroSeconds()},
-            {"boundGbps", bound / 1e9},
-            {"worstOverBound", worst / bound},
-            {"meanOverBound", sum / hosts / bound},
-            {"flows", flows},
-            {"spineQueueHighWaterBytes", totals.spineQueueHighWater},
-            {"offeredPackets", totals.offeredPackets},
-            {"deliveredPackets", totals.deliveredPackets},
-            {"droppedPackets", totals.GetDroppedPackets()},
-            {"dataCells", totals.dataCells},
-            {"events", events},
-            {"eventsPerDataCell", eventsPerCell},
-        };
-        std::ofstream(json) << out.dump(2) << std::endl;
-        std::cout << "  results in " << json << std::endl;
-    }
-    if (!stats.empty())
-    {
-        std::ofstream out(stats);
-        fabric.WriteStats(out);
-        std::cout << "  counters in " << stats << std::endl;
-    }
+              << ", mean " << sum / hosts / bound << " of it" << std::endl;
+    options.Report(fabric,
+                   {
+                       {"scenario", "scheduled-permutation"},
+                       {"packetSize", packetSize},
+                       {"durationUs", duration.GetMicroSeconds()},
+                       {"warmupUs", warmup.GetMicroSeconds()},
+                       {"boundGbps", bound / 1e9},
+                       {"worstOverBound", worst / bound},
+                       {"meanOverBound", sum / hosts / bound},
+                       {"flows", flows},
+                   });
     Simulator::Destroy();
     return 0;
 }
