@@ -87,21 +87,24 @@ class VoqCreditTestCase : public TestCase
     }
 };
 
-/// Tail drop mode counts and traces; PFC mode asks for a pause and a resume.
-class VoqLimitTestCase : public TestCase
+/// Base of the test cases that record the PFC pause and resume requests of a disc.
+class PfcRecordingTestCase : public TestCase
 {
   public:
-    VoqLimitTestCase()
-        : TestCase("buffer limits: tail drop counted, PFC pause and resume")
+    /// \param name the test case's name
+    explicit PfcRecordingTestCase(std::string name)
+        : TestCase(name)
     {
     }
 
+    /// The disc's PFC callback: remember the request.
     void Pfc(uint32_t port, uint8_t tc, bool pause)
     {
         m_events.push_back({port, tc, pause});
     }
 
-  private:
+  protected:
+    /// One PFC request.
     struct Event
     {
         uint32_t port;
@@ -109,8 +112,19 @@ class VoqLimitTestCase : public TestCase
         bool pause;
     };
 
-    std::vector<Event> m_events;
+    std::vector<Event> m_events; //!< requests in order
+};
 
+/// Tail drop mode counts and traces; PFC mode asks for a pause and a resume.
+class VoqLimitTestCase : public PfcRecordingTestCase
+{
+  public:
+    VoqLimitTestCase()
+        : PfcRecordingTestCase("buffer limits: tail drop counted, PFC pause and resume")
+    {
+    }
+
+  private:
     void DoRun() override
     {
         auto drop = CreateObject<VoqQueueDisc>();
@@ -133,7 +147,7 @@ class VoqLimitTestCase : public TestCase
         pfc->SetAttribute("PfcHysteresis", UintegerValue(1000));
         pfc->SetLayout(2, 2, 2);
         pfc->Initialize();
-        pfc->SetPfcCallback(MakeCallback(&VoqLimitTestCase::Pfc, this));
+        pfc->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
         for (int i = 0; i < 4; ++i)
         {
             pfc->EnqueueToVoq(Item(1000), 1, 1, 1);
@@ -156,29 +170,15 @@ class VoqLimitTestCase : public TestCase
 /// A port paused because the shared buffer was full resumes when the buffer
 /// drains, even though none of its own packets leave; in PFC mode VoqLimit pauses
 /// the sending port and class (and resumes it once that VOQ drains).
-class VoqSharedResumeTestCase : public TestCase
+class VoqSharedResumeTestCase : public PfcRecordingTestCase
 {
   public:
     VoqSharedResumeTestCase()
-        : TestCase("PFC: resume when the shared buffer or a full VOQ drains")
+        : PfcRecordingTestCase("PFC: resume when the shared buffer or a full VOQ drains")
     {
-    }
-
-    void Pfc(uint32_t port, uint8_t tc, bool pause)
-    {
-        m_events.push_back({port, tc, pause});
     }
 
   private:
-    struct Event
-    {
-        uint32_t port;
-        uint8_t tc;
-        bool pause;
-    };
-
-    std::vector<Event> m_events;
-
     void DoRun() override
     {
         // Shared pause threshold = BufferSize - PfcHeadroom = 10000 - 2000 = 8000 B;
@@ -190,7 +190,7 @@ class VoqSharedResumeTestCase : public TestCase
         qd->SetAttribute("PfcXoff", UintegerValue(1000000));
         qd->SetLayout(2, 2, 1);
         qd->Initialize();
-        qd->SetPfcCallback(MakeCallback(&VoqSharedResumeTestCase::Pfc, this));
+        qd->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
         for (int i = 0; i < 7; ++i)
         {
             qd->EnqueueToVoq(Item(1000), 0, 0, 0); // port 0: 7000 B, below 8000
@@ -223,7 +223,7 @@ class VoqSharedResumeTestCase : public TestCase
         lim->SetAttribute("PfcHysteresis", UintegerValue(500));
         lim->SetLayout(2, 2, 1);
         lim->Initialize();
-        lim->SetPfcCallback(MakeCallback(&VoqSharedResumeTestCase::Pfc, this));
+        lim->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
         lim->EnqueueToVoq(Item(1000), 0, 0, 0);
         lim->EnqueueToVoq(Item(1000), 0, 0, 0);
         NS_TEST_EXPECT_MSG_EQ(m_events.size(), 0, "2000 B: no pause");
@@ -250,7 +250,7 @@ class VoqSharedResumeTestCase : public TestCase
         mix->SetAttribute("PfcHysteresis", UintegerValue(500));
         mix->SetLayout(2, 2, 1);
         mix->Initialize();
-        mix->SetPfcCallback(MakeCallback(&VoqSharedResumeTestCase::Pfc, this));
+        mix->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
         mix->EnqueueToVoq(Item(1000), 0, 0, 0);
         mix->EnqueueToVoq(Item(1000), 0, 0, 0);
         mix->EnqueueToVoq(Item(1000), 0, 1, 0); // 3000 B in VOQ 0: port 1 pauses
