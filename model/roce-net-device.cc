@@ -214,6 +214,17 @@ RoceNetDevice::GetQueueBytes(uint8_t priority) const
     return m_queues[priority].bytes;
 }
 
+uint64_t
+RoceNetDevice::GetTotalQueueBytes() const
+{
+    uint64_t bytes = 0;
+    for (const auto& queue : m_queues)
+    {
+        bytes += queue.bytes;
+    }
+    return bytes;
+}
+
 uint32_t
 RoceNetDevice::GetQueuePackets(uint8_t priority) const
 {

@@ -92,6 +92,8 @@ class RoceNetDevice : public NetDevice
 
     /// \param priority 0..7 \return bytes (Ethernet header included) queued at that priority
     uint64_t GetQueueBytes(uint8_t priority) const;
+    /// \return bytes (Ethernet headers included) queued at all priorities
+    uint64_t GetTotalQueueBytes() const;
     /// \param priority 0..7 \return frames queued at that priority
     uint32_t GetQueuePackets(uint8_t priority) const;
 

@@ -792,13 +792,7 @@ ScheduledLeafSwitch::ForwardToHost(uint32_t port, Ptr<Packet> packet)
 uint64_t
 ScheduledLeafSwitch::HostQueueBytes(uint32_t port) const
 {
-    Ptr<RoceNetDevice> dev = StaticCast<RoceNetDevice>(m_hostDevs[port]);
-    uint64_t bytes = 0;
-    for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
-    {
-        bytes += dev->GetQueueBytes(p);
-    }
-    return bytes;
+    return StaticCast<RoceNetDevice>(m_hostDevs[port])->GetTotalQueueBytes();
 }
 
 void

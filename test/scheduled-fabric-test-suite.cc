@@ -180,7 +180,15 @@ class FabricTestCase : public ScheduledFabricTestCase
     {
     }
 
+    /// Enqueue trace of an egress host port: track its largest total queue.
+    void EgressEnqueue(Ptr<RoceNetDevice> port, Ptr<const Packet>, uint8_t)
+    {
+        m_egressHighWater = std::max(m_egressHighWater, port->GetTotalQueueBytes());
+    }
+
   protected:
+    uint64_t m_egressHighWater{0}; //!< largest egress host-port queue seen, bytes
+
     /// Every packet offered was delivered or counted as dropped; no bytes left behind.
     void CheckConservation(const ScheduledFabricHelper::Totals& t, bool expectDrained)
     {
@@ -240,7 +248,7 @@ class OneFlowTestCase : public FabricTestCase
                 Ptr<RoceNetDevice> port = DynamicCast<RoceNetDevice>(h.GetLeafHostDevices().Get(1));
                 port->TraceConnectWithoutContext(
                     "Enqueue",
-                    MakeCallback(&OneFlowTestCase::EgressEnqueue, this).Bind(port));
+                    MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(port));
             });
         };
         run.Execute();
@@ -266,18 +274,7 @@ class OneFlowTestCase : public FabricTestCase
                               "no cell loss");
     }
 
-    void EgressEnqueue(Ptr<RoceNetDevice> port, Ptr<const Packet>, uint8_t)
-    {
-        uint64_t bytes = 0;
-        for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
-        {
-            bytes += port->GetQueueBytes(p);
-        }
-        m_egressHighWater = std::max(m_egressHighWater, bytes);
-    }
-
     uint32_t m_spines;
-    uint64_t m_egressHighWater{0};
 };
 
 /// The exact pacing clocks (credit scheduler, fabric links) count femtoseconds,
@@ -385,7 +382,7 @@ class IncastTestCase : public FabricTestCase
                         DynamicCast<RoceNetDevice>(h.GetLeafHostDevices().Get(0));
                     port->TraceConnectWithoutContext(
                         "Enqueue",
-                        MakeCallback(&IncastTestCase::EgressEnqueue, this).Bind(port));
+                        MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(port));
                 });
             };
             for (uint32_t s = 1; s <= n; ++s)
@@ -443,18 +440,7 @@ class IncastTestCase : public FabricTestCase
                   << std::endl;
     }
 
-    void EgressEnqueue(Ptr<RoceNetDevice> port, Ptr<const Packet>, uint8_t)
-    {
-        uint64_t bytes = 0;
-        for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
-        {
-            bytes += port->GetQueueBytes(p);
-        }
-        m_egressHighWater = std::max(m_egressHighWater, bytes);
-    }
-
     uint32_t m_stagger;
-    uint64_t m_egressHighWater{0};
 };
 
 /// Incast at higher port rates: the egress queue limit scales with the rate, so
