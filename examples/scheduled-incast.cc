@@ -118,7 +118,7 @@ main(int argc, char* argv[])
     if (packetSize > 4200)
     {
         // Jumbo frames: raise the NICs' (and leaf host ports') Mtu to fit.
-        fabric.SetHostDeviceAttribute("Mtu", UintegerValue(packetSize));
+        fabric.SetDeviceAttribute("Mtu", UintegerValue(packetSize));
     }
     fabric.Install(cluster);
     fabric.AssignStreams(1);

@@ -42,7 +42,6 @@ ScheduledFabricHelper::ScheduledFabricHelper()
     m_spineFactory.SetTypeId("ns3::CellSpineSwitch");
     m_voqFactory.SetTypeId("ns3::VoqQueueDisc");
     m_schedulerFactory.SetTypeId("ns3::CreditScheduler");
-    m_hostDevFactory.SetTypeId("ns3::RoceNetDevice");
 }
 
 void
@@ -69,36 +68,26 @@ ScheduledFabricHelper::SetSchedulerAttribute(const std::string& name, const Attr
     m_schedulerFactory.Set(name, value);
 }
 
-void
-ScheduledFabricHelper::SetHostDeviceAttribute(const std::string& name, const AttributeValue& value)
+const char*
+ScheduledFabricHelper::GetFabricName() const
 {
-    m_hostDevFactory.Set(name, value);
+    return "ScheduledFabricHelper";
 }
 
 void
-ScheduledFabricHelper::Install(const ClusterDescription& cluster)
+ScheduledFabricHelper::CreateSwitches()
 {
-    NS_ABORT_MSG_IF(cluster.leaves == 0, "ScheduledFabricHelper: leaves must be at least 1, got 0");
-    NS_ABORT_MSG_IF(cluster.spines == 0, "ScheduledFabricHelper: spines must be at least 1, got 0");
-    cluster.Validate();
-    NS_ABORT_MSG_IF(m_leaves.GetN() != 0, "ScheduledFabricHelper: Install called twice");
-    m_cluster = cluster;
-    const uint32_t hosts = cluster.GetHosts();
-    m_hosts.Create(hosts);
-    m_leaves.Create(cluster.leaves);
-    m_spines.Create(cluster.spines);
-
-    for (uint32_t s = 0; s < cluster.spines; ++s)
+    for (uint32_t s = 0; s < m_cluster.spines; ++s)
     {
         Ptr<CellSpineSwitch> spine = m_spineFactory.Create<CellSpineSwitch>();
-        spine->Setup(cluster.leaves, s);
+        spine->Setup(m_cluster.leaves, s);
         m_spines.Get(s)->AggregateObject(spine);
         m_spineSwitches.push_back(spine);
     }
-    for (uint32_t l = 0; l < cluster.leaves; ++l)
+    for (uint32_t l = 0; l < m_cluster.leaves; ++l)
     {
         Ptr<ScheduledLeafSwitch> leaf = m_leafFactory.Create<ScheduledLeafSwitch>();
-        leaf->Setup(cluster, l, m_voqFactory.Create<VoqQueueDisc>());
+        leaf->Setup(m_cluster, l, m_voqFactory.Create<VoqQueueDisc>());
         m_leaves.Get(l)->AggregateObject(leaf);
         m_leafSwitches.push_back(leaf);
     }
@@ -107,44 +96,34 @@ ScheduledFabricHelper::Install(const ClusterDescription& cluster)
     {
         spine->SetCellSize(seg.GetCellPayload() + seg.GetCellHeader());
     }
-    // Host links, in host order (host port order on each leaf).
-    for (uint32_t h = 0; h < hosts; ++h)
+}
+
+void
+ScheduledFabricHelper::AddHostPort(uint32_t host, Ptr<RoceNetDevice> port)
+{
+    m_leafSwitches[m_cluster.GetLeafOfHost(host)]->AddHostPort(
+        port,
+        m_schedulerFactory.Create<CreditScheduler>(),
+        m_cluster.hostLinkRate);
+}
+
+void
+ScheduledFabricHelper::CreateFabricLinks()
+{
+    // (leaf, spine, parallel link) in that order.
+    for (uint32_t l = 0; l < m_cluster.leaves; ++l)
     {
-        const uint32_t l = cluster.GetLeafOfHost(h);
-        Ptr<RoceNetDevice> nic = m_hostDevFactory.Create<RoceNetDevice>();
-        Ptr<RoceNetDevice> port = m_hostDevFactory.Create<RoceNetDevice>();
-        for (auto& dev : {nic, port})
+        for (uint32_t s = 0; s < m_cluster.spines; ++s)
         {
-            dev->SetDataRate(cluster.hostLinkRate);
-            dev->SetAddress(Mac48Address::Allocate());
-            dev->SetIpv4Address(cluster.GetHostAddress(h));
-        }
-        m_hosts.Get(h)->AddDevice(nic);
-        m_leaves.Get(l)->AddDevice(port);
-        Ptr<RoceChannel> channel = CreateObject<RoceChannel>();
-        channel->SetDelay(cluster.hostLinkDelay);
-        nic->Attach(channel);
-        port->Attach(channel);
-        m_hostDevs.Add(nic);
-        m_leafHostDevs.Add(port);
-        m_leafSwitches[l]->AddHostPort(port,
-                                       m_schedulerFactory.Create<CreditScheduler>(),
-                                       cluster.hostLinkRate);
-    }
-    // Fabric links: (leaf, spine, parallel link).
-    for (uint32_t l = 0; l < cluster.leaves; ++l)
-    {
-        for (uint32_t s = 0; s < cluster.spines; ++s)
-        {
-            for (uint32_t k = 0; k < cluster.linksPerLeafSpine; ++k)
+            for (uint32_t k = 0; k < m_cluster.linksPerLeafSpine; ++k)
             {
                 Ptr<FabricNetDevice> leafEnd = CreateObject<FabricNetDevice>();
                 Ptr<FabricNetDevice> spineEnd = CreateObject<FabricNetDevice>();
                 Ptr<FabricChannel> channel = CreateObject<FabricChannel>();
-                channel->SetAttribute("Delay", TimeValue(cluster.fabricLinkDelay));
+                channel->SetAttribute("Delay", TimeValue(m_cluster.fabricLinkDelay));
                 for (auto& dev : {leafEnd, spineEnd})
                 {
-                    dev->SetAttribute("DataRate", DataRateValue(cluster.fabricLinkRate));
+                    dev->SetAttribute("DataRate", DataRateValue(m_cluster.fabricLinkRate));
                 }
                 m_leaves.Get(l)->AddDevice(leafEnd);
                 m_spines.Get(s)->AddDevice(spineEnd);
@@ -164,52 +143,10 @@ ScheduledFabricHelper::Install(const ClusterDescription& cluster)
     }
 }
 
-const ClusterDescription&
-ScheduledFabricHelper::GetCluster() const
-{
-    return m_cluster;
-}
-
-const NodeContainer&
-ScheduledFabricHelper::GetHosts() const
-{
-    return m_hosts;
-}
-
-const NodeContainer&
-ScheduledFabricHelper::GetLeaves() const
-{
-    return m_leaves;
-}
-
-const NodeContainer&
-ScheduledFabricHelper::GetSpines() const
-{
-    return m_spines;
-}
-
-const NetDeviceContainer&
-ScheduledFabricHelper::GetHostDevices() const
-{
-    return m_hostDevs;
-}
-
-const NetDeviceContainer&
-ScheduledFabricHelper::GetLeafHostDevices() const
-{
-    return m_leafHostDevs;
-}
-
 const NetDeviceContainer&
 ScheduledFabricHelper::GetFabricDevices() const
 {
     return m_fabricDevs;
-}
-
-Ptr<RoceNetDevice>
-ScheduledFabricHelper::GetHostDevice(uint32_t host) const
-{
-    return DynamicCast<RoceNetDevice>(m_hostDevs.Get(host));
 }
 
 Ptr<ScheduledLeafSwitch>
@@ -298,7 +235,7 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
     os << "element,index,counter,value\n";
     auto line =
         [&os](const char* element, const std::string& index, const char* counter, int64_t value) {
-            os << element << "," << index << "," << counter << "," << value << "\n";
+            WriteStatsLine(os, element, index, counter, value);
         };
     const Totals t = GetTotals();
     line("fabric", "0", "offeredPackets", t.offeredPackets);
@@ -386,43 +323,8 @@ ScheduledFabricHelper::AssignStreams(int64_t stream)
     return used;
 }
 
-void
-ScheduledFabricHelper::EnablePcapInternal(std::string prefix,
-                                          Ptr<NetDevice> nd,
-                                          bool promiscuous,
-                                          bool explicitFilename)
-{
-    Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(nd);
-    if (!dev)
-    {
-        NS_LOG_INFO("pcap only on host links; " << nd->GetInstanceTypeId().GetName()
-                                                << " carries cells");
-        return;
-    }
-    PcapHelper pcapHelper;
-    const std::string filename =
-        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, dev);
-    Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
-    pcapHelper.HookDefaultSink<RoceNetDevice>(dev,
-                                              promiscuous ? "PromiscSniffer" : "Sniffer",
-                                              file);
-}
-
 namespace
 {
-/// Ascii line for a frame: "+"/"r" time, node, priority, frame.
-void
-AsciiFrame(Ptr<OutputStreamWrapper> stream,
-           char tag,
-           uint32_t node,
-           Ptr<const Packet> frame,
-           uint8_t priority)
-{
-    *stream->GetStream() << tag << " " << Simulator::Now().GetSeconds() << " node " << node
-                         << " prio " << unsigned(priority) << " " << *frame << std::endl;
-}
-
 /// Ascii line for a cell.
 void
 AsciiCell(Ptr<OutputStreamWrapper> stream,
@@ -449,39 +351,9 @@ AsciiCell(Ptr<OutputStreamWrapper> stream,
 } // namespace
 
 void
-ScheduledFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
-                                           std::string prefix,
-                                           Ptr<NetDevice> nd,
-                                           bool explicitFilename)
+ScheduledFabricHelper::EnableAsciiFabricDevice(Ptr<OutputStreamWrapper> stream, Ptr<NetDevice> nd)
 {
-    if (!stream)
-    {
-        AsciiTraceHelper asciiTraceHelper;
-        const std::string filename =
-            explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, nd);
-        stream = asciiTraceHelper.CreateFileStream(filename);
-    }
     const uint32_t node = nd->GetNode()->GetId();
-    if (Ptr<RoceNetDevice> dev = DynamicCast<RoceNetDevice>(nd))
-    {
-        dev->TraceConnectWithoutContext(
-            "Enqueue",
-            MakeBoundCallback(
-                +[](Ptr<OutputStreamWrapper> s, uint32_t n, Ptr<const Packet> f, uint8_t p) {
-                    AsciiFrame(s, '+', n, f, p);
-                },
-                stream,
-                node));
-        dev->TraceConnectWithoutContext(
-            "Drop",
-            MakeBoundCallback(
-                +[](Ptr<OutputStreamWrapper> s, uint32_t n, Ptr<const Packet> f, uint8_t p) {
-                    AsciiFrame(s, 'd', n, f, p);
-                },
-                stream,
-                node));
-        return;
-    }
     if (Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(nd))
     {
         dev->TraceConnectWithoutContext(

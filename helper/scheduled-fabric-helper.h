@@ -6,14 +6,10 @@
 #define AI_FABRIC_SCHEDULED_FABRIC_HELPER_H
 
 #include "ns3/cell-spine-switch.h"
-#include "ns3/cluster-description.h"
+#include "ns3/cluster-fabric-helper.h"
 #include "ns3/fabric-channel.h"
-#include "ns3/net-device-container.h"
-#include "ns3/node-container.h"
 #include "ns3/object-factory.h"
-#include "ns3/roce-net-device.h"
 #include "ns3/scheduled-leaf-switch.h"
-#include "ns3/trace-helper.h"
 
 #include <ostream>
 #include <string>
@@ -27,10 +23,8 @@ namespace ns3
  * \brief Builds a scheduled fabric (hosts, leaves, spines, links, addresses) from
  * a ClusterDescription.
  *
- * Host h gets a RoceNetDevice (its NIC) linked by a RoceChannel to a
- * RoceNetDevice host port of leaf h / hostsPerLeaf; both ends carry the host's
- * IPv4 address (ClusterDescription::GetHostAddress) as their Ipv4Address.
- * Every leaf-spine pair gets linksPerLeafSpine FabricChannels. Leaves get a
+ * Hosts and host links are built as ClusterFabricHelper describes. Every
+ * leaf-spine pair gets linksPerLeafSpine FabricChannels. Leaves get a
  * ScheduledLeafSwitch, a VoqQueueDisc and one CreditScheduler per host port;
  * spines a CellSpineSwitch (each aggregated to its node). Attributes of each
  * kind of object are set through the Set*Attribute methods.
@@ -38,7 +32,7 @@ namespace ns3
  * Tracing: pcap (Ethernet frames) on host links; ascii on host links (frames)
  * and fabric links (one line per cell sent, received or lost).
  */
-class ScheduledFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
+class ScheduledFabricHelper : public ClusterFabricHelper
 {
   public:
     /// Fabric-wide totals (sums over all leaves, spines and fabric links).
@@ -86,32 +80,8 @@ class ScheduledFabricHelper : public PcapHelperForDevice, public AsciiTraceHelpe
     void SetVoqAttribute(const std::string& name, const AttributeValue& value);
     /// \param name attribute of CreditScheduler \param value its value
     void SetSchedulerAttribute(const std::string& name, const AttributeValue& value);
-    /// \param name attribute of the RoceNetDevices of host links \param value its value
-    void SetHostDeviceAttribute(const std::string& name, const AttributeValue& value);
-
-    /**
-     * Build the fabric. Stops with a message naming the field if the description
-     * is impossible.
-     * \param cluster the cluster
-     */
-    void Install(const ClusterDescription& cluster);
-
-    /// \return the cluster built
-    const ClusterDescription& GetCluster() const;
-    /// \return host nodes, in host order
-    const NodeContainer& GetHosts() const;
-    /// \return leaf nodes
-    const NodeContainer& GetLeaves() const;
-    /// \return spine nodes
-    const NodeContainer& GetSpines() const;
-    /// \return host NICs, in host order
-    const NetDeviceContainer& GetHostDevices() const;
-    /// \return leaf host ports, in host order
-    const NetDeviceContainer& GetLeafHostDevices() const;
     /// \return every fabric device (leaf and spine ends)
     const NetDeviceContainer& GetFabricDevices() const;
-    /// \param host index \return its NIC
-    Ptr<RoceNetDevice> GetHostDevice(uint32_t host) const;
     /// \param leaf index \return its switch
     Ptr<ScheduledLeafSwitch> GetLeaf(uint32_t leaf) const;
     /// \param spine index \return its switch
@@ -132,41 +102,27 @@ class ScheduledFabricHelper : public PcapHelperForDevice, public AsciiTraceHelpe
     /// \return totals over the whole fabric
     Totals GetTotals() const;
 
-    /**
-     * Write every counter of every leaf, host port scheduler, spine and fabric link,
-     * one "element,index,counter,value" line each (CSV with a header line).
-     * \param os the stream
-     */
-    void WriteStats(std::ostream& os) const;
+    /// Write every counter of every leaf, host port scheduler, spine and fabric link.
+    void WriteStats(std::ostream& os) const override;
 
     /**
      * Fix the random streams used (spraying).
      * \param stream first stream
      * \return streams used
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
 
   private:
-    void EnablePcapInternal(std::string prefix,
-                            Ptr<NetDevice> nd,
-                            bool promiscuous,
-                            bool explicitFilename) override;
-    void EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
-                             std::string prefix,
-                             Ptr<NetDevice> nd,
-                             bool explicitFilename) override;
+    const char* GetFabricName() const override;
+    void CreateSwitches() override;
+    void AddHostPort(uint32_t host, Ptr<RoceNetDevice> port) override;
+    void CreateFabricLinks() override;
+    void EnableAsciiFabricDevice(Ptr<OutputStreamWrapper> stream, Ptr<NetDevice> device) override;
 
     ObjectFactory m_leafFactory;                          //!< ScheduledLeafSwitch
     ObjectFactory m_spineFactory;                         //!< CellSpineSwitch
     ObjectFactory m_voqFactory;                           //!< VoqQueueDisc
     ObjectFactory m_schedulerFactory;                     //!< CreditScheduler
-    ObjectFactory m_hostDevFactory;                       //!< RoceNetDevice
-    ClusterDescription m_cluster;                         //!< what was built
-    NodeContainer m_hosts;                                //!< hosts
-    NodeContainer m_leaves;                               //!< leaves
-    NodeContainer m_spines;                               //!< spines
-    NetDeviceContainer m_hostDevs;                        //!< host NICs
-    NetDeviceContainer m_leafHostDevs;                    //!< leaf host ports
     NetDeviceContainer m_fabricDevs;                      //!< fabric devices
     std::vector<Ptr<ScheduledLeafSwitch>> m_leafSwitches; //!< per leaf
     std::vector<Ptr<CellSpineSwitch>> m_spineSwitches;    //!< per spine

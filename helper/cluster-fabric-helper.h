@@ -1,0 +1,138 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_CLUSTER_FABRIC_HELPER_H
+#define AI_FABRIC_CLUSTER_FABRIC_HELPER_H
+
+#include "ns3/cluster-description.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/roce-net-device.h"
+#include "ns3/trace-helper.h"
+
+#include <ostream>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief What every fabric builder shares: the nodes of a ClusterDescription, the
+ * host links, and the host side that applications and the RDMA transport see.
+ *
+ * Install() creates the host, leaf and spine nodes, lets the fabric create its
+ * switches, links every host h to leaf h / hostsPerLeaf with a RoceChannel between
+ * two RoceNetDevices (the host's NIC and the leaf's host port, both carrying the
+ * host's address ClusterDescription::GetHostAddress(h) as their Ipv4Address), then
+ * lets the fabric build its leaf-spine links. Applications see only hosts and NICs,
+ * so they run unchanged on any fabric.
+ *
+ * pcap (DLT_EN10MB) and ascii traces work on every RoceNetDevice; a fabric adds
+ * ascii tracing of its own devices.
+ */
+class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
+{
+  public:
+    ClusterFabricHelper();
+    ~ClusterFabricHelper() override;
+
+    /// \param name attribute of the RoceNetDevices the helper creates \param value its value
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Build the fabric. Stops with a message naming the field if the description
+     * is impossible.
+     * \param cluster the cluster
+     */
+    void Install(const ClusterDescription& cluster);
+
+    /// \return the cluster built
+    const ClusterDescription& GetCluster() const;
+    /// \return host nodes, in host order
+    const NodeContainer& GetHosts() const;
+    /// \return leaf nodes
+    const NodeContainer& GetLeaves() const;
+    /// \return spine nodes
+    const NodeContainer& GetSpines() const;
+    /// \return host NICs, in host order
+    const NetDeviceContainer& GetHostDevices() const;
+    /// \return leaf host ports, in host order
+    const NetDeviceContainer& GetLeafHostDevices() const;
+    /// \param host index \return its NIC
+    Ptr<RoceNetDevice> GetHostDevice(uint32_t host) const;
+
+    /**
+     * Write every counter of the fabric, one "element,index,counter,value" line
+     * each (CSV with a header line).
+     * \param os the stream
+     */
+    virtual void WriteStats(std::ostream& os) const = 0;
+
+    /**
+     * Fix the random streams the fabric uses.
+     * \param stream first stream
+     * \return streams used
+     */
+    virtual int64_t AssignStreams(int64_t stream) = 0;
+
+  protected:
+    /// \return the fabric's name, for messages
+    virtual const char* GetFabricName() const = 0;
+    /// Create the leaf and spine switches (nodes exist).
+    virtual void CreateSwitches() = 0;
+    /**
+     * Give a leaf the host port of a host.
+     * \param host dense host index \param port the leaf's RoceNetDevice (attached)
+     */
+    virtual void AddHostPort(uint32_t host, Ptr<RoceNetDevice> port) = 0;
+    /// Create the leaf-spine links (host links exist).
+    virtual void CreateFabricLinks() = 0;
+    /**
+     * Ascii tracing of a device that is not a RoceNetDevice (default: none).
+     * \param stream the stream \param device the device
+     */
+    virtual void EnableAsciiFabricDevice(Ptr<OutputStreamWrapper> stream, Ptr<NetDevice> device);
+
+    /**
+     * \param rate line rate
+     * \return a new RoceNetDevice from the device attributes, with a fresh MAC address
+     */
+    Ptr<RoceNetDevice> CreateDevice(DataRate rate) const;
+
+    /**
+     * Write one CSV line of WriteStats.
+     * \param os stream \param element kind \param index which \param counter name
+     * \param value value
+     */
+    static void WriteStatsLine(std::ostream& os,
+                               const char* element,
+                               const std::string& index,
+                               const char* counter,
+                               int64_t value);
+
+    ClusterDescription m_cluster;      //!< what was built
+    NodeContainer m_hosts;             //!< hosts
+    NodeContainer m_leaves;            //!< leaves
+    NodeContainer m_spines;            //!< spines
+    NetDeviceContainer m_hostDevs;     //!< host NICs
+    NetDeviceContainer m_leafHostDevs; //!< leaf host ports
+
+  private:
+    void EnablePcapInternal(std::string prefix,
+                            Ptr<NetDevice> nd,
+                            bool promiscuous,
+                            bool explicitFilename) override;
+    void EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                             std::string prefix,
+                             Ptr<NetDevice> nd,
+                             bool explicitFilename) override;
+
+    ObjectFactory m_deviceFactory; //!< RoceNetDevice
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_CLUSTER_FABRIC_HELPER_H */

@@ -1,0 +1,293 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ethernet-clos-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/shared-buffer-mmu.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EthernetClosHelper");
+
+EthernetClosHelper::EthernetClosHelper()
+{
+    m_leafFactory.SetTypeId("ns3::EthernetSwitch");
+    m_spineFactory.SetTypeId("ns3::EthernetSwitch");
+    m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
+}
+
+void
+EthernetClosHelper::SetLeafAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_leafFactory.Set(name, value);
+}
+
+void
+EthernetClosHelper::SetSpineAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_spineFactory.Set(name, value);
+}
+
+void
+EthernetClosHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_leafFactory.Set(name, value);
+    m_spineFactory.Set(name, value);
+}
+
+void
+EthernetClosHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+const char*
+EthernetClosHelper::GetFabricName() const
+{
+    return "EthernetClosHelper";
+}
+
+Ptr<EthernetSwitch>
+EthernetClosHelper::CreateSwitch(const ObjectFactory& factory) const
+{
+    Ptr<EthernetSwitch> sw = factory.Create<EthernetSwitch>();
+    sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
+    sw->SetHostAddressing(m_cluster.hostNetwork, m_cluster.GetHosts());
+    return sw;
+}
+
+void
+EthernetClosHelper::CreateSwitches()
+{
+    for (uint32_t l = 0; l < m_cluster.leaves; ++l)
+    {
+        Ptr<EthernetSwitch> leaf = CreateSwitch(m_leafFactory);
+        m_leaves.Get(l)->AggregateObject(leaf);
+        m_leafSwitches.push_back(leaf);
+    }
+    for (uint32_t s = 0; s < m_cluster.spines; ++s)
+    {
+        Ptr<EthernetSwitch> spine = CreateSwitch(m_spineFactory);
+        m_spines.Get(s)->AggregateObject(spine);
+        m_spineSwitches.push_back(spine);
+    }
+}
+
+void
+EthernetClosHelper::AddHostPort(uint32_t host, Ptr<RoceNetDevice> port)
+{
+    Ptr<EthernetSwitch> leaf = m_leafSwitches[m_cluster.GetLeafOfHost(host)];
+    const uint32_t index = leaf->AddPort(port, m_cluster.hostLinkDelay);
+    leaf->SetRoute(host, {index});
+}
+
+void
+EthernetClosHelper::CreateFabricLinks()
+{
+    const uint32_t links = m_cluster.linksPerLeafSpine;
+    // spineDown[s][l]: spine s's ports towards leaf l.
+    std::vector<std::vector<std::vector<uint32_t>>> spineDown(
+        m_cluster.spines,
+        std::vector<std::vector<uint32_t>>(m_cluster.leaves));
+    std::vector<std::vector<uint32_t>> leafUp(m_cluster.leaves);
+    for (uint32_t l = 0; l < m_cluster.leaves; ++l)
+    {
+        for (uint32_t s = 0; s < m_cluster.spines; ++s)
+        {
+            for (uint32_t k = 0; k < links; ++k)
+            {
+                Ptr<RoceNetDevice> leafEnd = CreateDevice(m_cluster.fabricLinkRate);
+                Ptr<RoceNetDevice> spineEnd = CreateDevice(m_cluster.fabricLinkRate);
+                m_leaves.Get(l)->AddDevice(leafEnd);
+                m_spines.Get(s)->AddDevice(spineEnd);
+                Ptr<RoceChannel> channel = CreateObject<RoceChannel>();
+                channel->SetDelay(m_cluster.fabricLinkDelay);
+                leafEnd->Attach(channel);
+                spineEnd->Attach(channel);
+                const uint32_t up = m_leafSwitches[l]->AddPort(leafEnd, m_cluster.fabricLinkDelay);
+                leafUp[l].push_back(up);
+                m_leafUplinkPorts.push_back(up);
+                spineDown[s][l].push_back(
+                    m_spineSwitches[s]->AddPort(spineEnd, m_cluster.fabricLinkDelay));
+                m_fabricDevs.Add(leafEnd);
+                m_fabricDevs.Add(spineEnd);
+                m_channels.push_back(channel);
+            }
+        }
+    }
+    for (uint32_t h = 0; h < m_cluster.GetHosts(); ++h)
+    {
+        const uint32_t hostLeaf = m_cluster.GetLeafOfHost(h);
+        for (uint32_t l = 0; l < m_cluster.leaves; ++l)
+        {
+            if (l != hostLeaf)
+            {
+                m_leafSwitches[l]->SetRoute(h, leafUp[l]);
+            }
+        }
+        for (uint32_t s = 0; s < m_cluster.spines; ++s)
+        {
+            m_spineSwitches[s]->SetRoute(h, spineDown[s][hostLeaf]);
+        }
+    }
+}
+
+Ptr<EthernetSwitch>
+EthernetClosHelper::GetLeaf(uint32_t leaf) const
+{
+    NS_ABORT_MSG_IF(leaf >= m_leafSwitches.size(), "EthernetClosHelper: no leaf " << leaf);
+    return m_leafSwitches[leaf];
+}
+
+Ptr<EthernetSwitch>
+EthernetClosHelper::GetSpine(uint32_t spine) const
+{
+    NS_ABORT_MSG_IF(spine >= m_spineSwitches.size(), "EthernetClosHelper: no spine " << spine);
+    return m_spineSwitches[spine];
+}
+
+const NetDeviceContainer&
+EthernetClosHelper::GetFabricDevices() const
+{
+    return m_fabricDevs;
+}
+
+Ptr<RoceChannel>
+EthernetClosHelper::GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const
+{
+    return m_channels[(leaf * m_cluster.spines + spine) * m_cluster.linksPerLeafSpine + link];
+}
+
+uint32_t
+EthernetClosHelper::GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const
+{
+    NS_ABORT_MSG_IF(leaf >= m_cluster.leaves || spine >= m_cluster.spines ||
+                        link >= m_cluster.linksPerLeafSpine || m_channels.empty(),
+                    "EthernetClosHelper: no fabric link (" << leaf << ", " << spine << ", " << link
+                                                           << ")");
+    return m_leafUplinkPorts[(leaf * m_cluster.spines + spine) * m_cluster.linksPerLeafSpine +
+                             link];
+}
+
+EthernetClosHelper::Totals
+EthernetClosHelper::GetTotals() const
+{
+    Totals t;
+    auto addSwitch = [&t](const Ptr<EthernetSwitch>& sw) {
+        const auto& c = sw->GetCounters();
+        t.droppedPackets += c.noRouteDrops + c.bufferDrops;
+        t.droppedBytes += c.noRouteDropBytes + c.bufferDropBytes;
+        t.headroomDrops += c.headroomDrops;
+        t.queuedPackets += c.receivedPackets - c.forwardedPackets - c.noRouteDrops - c.bufferDrops;
+        t.queuedBytes += sw->GetMmu()->GetUsedBytes();
+        t.ecnMarked += c.ecnMarked;
+        t.pfcPauses += c.pfcPauses;
+        t.pfcResumes += c.pfcResumes;
+        t.bufferHighWater = std::max(t.bufferHighWater, sw->GetMmu()->GetHighWater());
+    };
+    const uint32_t hostPorts = m_cluster.hostsPerLeaf;
+    for (const auto& leaf : m_leafSwitches)
+    {
+        addSwitch(leaf);
+        // Host ports are the leaf's first ports; what leaves them is delivered.
+        for (uint32_t p = 0; p < hostPorts; ++p)
+        {
+            t.deliveredPackets += leaf->GetPortForwardedPackets(p);
+            t.deliveredBytes += leaf->GetPortForwardedBytes(p);
+        }
+    }
+    for (const auto& spine : m_spineSwitches)
+    {
+        addSwitch(spine);
+    }
+    for (uint32_t h = 0; h < m_leafHostDevs.GetN(); ++h)
+    {
+        const auto& c = DynamicCast<RoceNetDevice>(m_leafHostDevs.Get(h))->GetCounters();
+        t.offeredPackets += c.rxFrames;
+        t.offeredBytes += c.rxBytes;
+    }
+    return t;
+}
+
+void
+EthernetClosHelper::WriteStats(std::ostream& os) const
+{
+    os << "element,index,counter,value\n";
+    const Totals t = GetTotals();
+    WriteStatsLine(os, "fabric", "0", "offeredPackets", t.offeredPackets);
+    WriteStatsLine(os, "fabric", "0", "offeredBytes", t.offeredBytes);
+    WriteStatsLine(os, "fabric", "0", "deliveredPackets", t.deliveredPackets);
+    WriteStatsLine(os, "fabric", "0", "deliveredBytes", t.deliveredBytes);
+    WriteStatsLine(os, "fabric", "0", "droppedPackets", t.droppedPackets);
+    WriteStatsLine(os, "fabric", "0", "droppedBytes", t.droppedBytes);
+    WriteStatsLine(os, "fabric", "0", "ecnMarked", t.ecnMarked);
+    WriteStatsLine(os, "fabric", "0", "pfcPauses", t.pfcPauses);
+    auto writeSwitch = [&os](const char* kind, uint32_t index, const Ptr<EthernetSwitch>& sw) {
+        const std::string i = std::to_string(index);
+        const auto& c = sw->GetCounters();
+        WriteStatsLine(os, kind, i, "receivedPackets", c.receivedPackets);
+        WriteStatsLine(os, kind, i, "receivedBytes", c.receivedBytes);
+        WriteStatsLine(os, kind, i, "forwardedPackets", c.forwardedPackets);
+        WriteStatsLine(os, kind, i, "forwardedBytes", c.forwardedBytes);
+        WriteStatsLine(os, kind, i, "noRouteDrops", c.noRouteDrops);
+        WriteStatsLine(os, kind, i, "bufferDrops", c.bufferDrops);
+        WriteStatsLine(os, kind, i, "bufferDropBytes", c.bufferDropBytes);
+        WriteStatsLine(os, kind, i, "headroomDrops", c.headroomDrops);
+        WriteStatsLine(os, kind, i, "ecnMarked", c.ecnMarked);
+        WriteStatsLine(os, kind, i, "pfcPauses", c.pfcPauses);
+        WriteStatsLine(os, kind, i, "pfcPauseRefreshes", c.pfcPauseRefreshes);
+        WriteStatsLine(os, kind, i, "pfcResumes", c.pfcResumes);
+        WriteStatsLine(os, kind, i, "bufferHighWater", sw->GetMmu()->GetHighWater());
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const std::string ip = i + ":" + std::to_string(p);
+            const std::string portKind = std::string(kind) + "Port";
+            const auto& d = sw->GetPort(p)->GetCounters();
+            WriteStatsLine(os,
+                           portKind.c_str(),
+                           ip,
+                           "forwardedPackets",
+                           sw->GetPortForwardedPackets(p));
+            WriteStatsLine(os,
+                           portKind.c_str(),
+                           ip,
+                           "forwardedBytes",
+                           sw->GetPortForwardedBytes(p));
+            WriteStatsLine(os, portKind.c_str(), ip, "pfcSent", d.pfcSent);
+            WriteStatsLine(os, portKind.c_str(), ip, "pfcReceived", d.pfcReceived);
+        }
+    };
+    for (uint32_t l = 0; l < m_leafSwitches.size(); ++l)
+    {
+        writeSwitch("leaf", l, m_leafSwitches[l]);
+    }
+    for (uint32_t s = 0; s < m_spineSwitches.size(); ++s)
+    {
+        writeSwitch("spine", s, m_spineSwitches[s]);
+    }
+}
+
+int64_t
+EthernetClosHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (const auto& sw : m_leafSwitches)
+    {
+        used += sw->AssignStreams(stream + used);
+    }
+    for (const auto& sw : m_spineSwitches)
+    {
+        used += sw->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

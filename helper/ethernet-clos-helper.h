@@ -1,0 +1,116 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_ETHERNET_CLOS_HELPER_H
+#define AI_FABRIC_ETHERNET_CLOS_HELPER_H
+
+#include "ns3/cluster-fabric-helper.h"
+#include "ns3/ethernet-switch.h"
+#include "ns3/object-factory.h"
+#include "ns3/roce-channel.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Builds the standard Ethernet Clos (hosts, leaf and spine EthernetSwitches,
+ * links, addresses, routes) from a ClusterDescription: the baseline the scheduled
+ * fabric is compared with.
+ *
+ * Hosts and host links are built as ClusterFabricHelper describes. Every leaf-spine
+ * pair gets linksPerLeafSpine RoceChannels between RoceNetDevices. Each leaf and
+ * spine gets an EthernetSwitch with a SharedBufferMmu (aggregated to its node);
+ * a leaf routes its own hosts to their host ports and every other host over all of
+ * its uplinks, a spine routes each host over its links to that host's leaf.
+ *
+ * Tracing: pcap and ascii on every link (all carry Ethernet frames).
+ */
+class EthernetClosHelper : public ClusterFabricHelper
+{
+  public:
+    /// Fabric-wide totals (sums over all switches).
+    struct Totals
+    {
+        uint64_t offeredPackets{0};   //!< packets from hosts into leaves
+        uint64_t offeredBytes{0};     //!< their frame bytes
+        uint64_t deliveredPackets{0}; //!< packets from leaves to hosts
+        uint64_t deliveredBytes{0};   //!< their frame bytes
+        uint64_t droppedPackets{0};   //!< dropped by any switch (buffer or route)
+        uint64_t droppedBytes{0};     //!< their frame bytes
+        uint64_t headroomDrops{0};    //!< lossless packets beyond PFC headroom
+        uint64_t queuedPackets{0};    //!< still buffered in switches
+        uint64_t queuedBytes{0};      //!< their frame bytes
+        uint64_t ecnMarked{0};        //!< packets marked CE
+        uint64_t pfcPauses{0};        //!< pauses sent by switches
+        uint64_t pfcResumes{0};       //!< resumes sent by switches
+        uint64_t bufferHighWater{0};  //!< largest switch buffer use, bytes
+    };
+
+    EthernetClosHelper();
+
+    /// \param name attribute of the leaf EthernetSwitches \param value its value
+    void SetLeafAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name attribute of the spine EthernetSwitches \param value its value
+    void SetSpineAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name attribute of every switch \param value its value
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name attribute of every SharedBufferMmu \param value its value
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+
+    /// \param leaf index \return its switch
+    Ptr<EthernetSwitch> GetLeaf(uint32_t leaf) const;
+    /// \param spine index \return its switch
+    Ptr<EthernetSwitch> GetSpine(uint32_t spine) const;
+    /// \return every leaf-spine link device (leaf and spine ends)
+    const NetDeviceContainer& GetFabricDevices() const;
+    /**
+     * \param leaf leaf index \param spine spine index \param link parallel link index
+     * \return the link
+     */
+    Ptr<RoceChannel> GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const;
+    /**
+     * \param leaf leaf index \param spine spine index \param link parallel link index
+     * \return the leaf's port index of that link
+     */
+    uint32_t GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const;
+
+    /// \return totals over the whole fabric
+    Totals GetTotals() const;
+
+    /// Write every counter of every switch and switch port.
+    void WriteStats(std::ostream& os) const override;
+
+    /**
+     * Fix the random streams used (ECN marking).
+     * \param stream first stream
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream) override;
+
+  private:
+    const char* GetFabricName() const override;
+    void CreateSwitches() override;
+    void AddHostPort(uint32_t host, Ptr<RoceNetDevice> port) override;
+    void CreateFabricLinks() override;
+    /// \param factory switch factory \return a switch with its MMU
+    Ptr<EthernetSwitch> CreateSwitch(const ObjectFactory& factory) const;
+
+    ObjectFactory m_leafFactory;                      //!< leaf EthernetSwitch
+    ObjectFactory m_spineFactory;                     //!< spine EthernetSwitch
+    ObjectFactory m_mmuFactory;                       //!< SharedBufferMmu
+    NetDeviceContainer m_fabricDevs;                  //!< leaf-spine link devices
+    std::vector<Ptr<EthernetSwitch>> m_leafSwitches;  //!< per leaf
+    std::vector<Ptr<EthernetSwitch>> m_spineSwitches; //!< per spine
+    std::vector<Ptr<RoceChannel>> m_channels;         //!< (leaf, spine, link) in that order
+    std::vector<uint32_t> m_leafUplinkPorts;          //!< leaf port of each channel
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_ETHERNET_CLOS_HELPER_H */

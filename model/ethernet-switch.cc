@@ -1,0 +1,582 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ethernet-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/hash.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EthernetSwitch");
+NS_OBJECT_ENSURE_REGISTERED(EthernetSwitch);
+
+namespace
+{
+/// Ethernet header bytes counted with each buffered packet (as RoceNetDevice queues do).
+constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+/// Bytes of an IPv4 + UDP header that the parser reads.
+constexpr uint32_t PARSED_BYTES = 28;
+/// IP protocol number of UDP.
+constexpr uint8_t UDP_PROTOCOL = 17;
+/// A PFC frame on the wire: 60 B + FCS 4 + preamble and gap 20.
+constexpr uint32_t PFC_FRAME_WIRE_BYTES = 84;
+/// Bit times of one pause quantum.
+constexpr uint64_t BITS_PER_QUANTUM = 512;
+} // namespace
+
+TypeId
+EthernetSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EthernetSwitch")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<EthernetSwitch>()
+            .AddAttribute("LoadBalancing",
+                          "How a packet's egress is chosen among equal-cost ports",
+                          EnumValue(EthernetSwitch::ECMP),
+                          MakeEnumAccessor(&EthernetSwitch::m_loadBalancing),
+                          MakeEnumChecker(EthernetSwitch::ECMP,
+                                          "Ecmp",
+                                          EthernetSwitch::PACKET_SPRAY,
+                                          "PacketSpray",
+                                          EthernetSwitch::ADAPTIVE,
+                                          "Adaptive"))
+            .AddAttribute("EcmpSeed",
+                          "Seed of the ECMP hash (mixed with the node id, so switches "
+                          "of one tier do not all hash alike)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EthernetSwitch::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnEnabled",
+                          "Mark ECN-capable packets CE on egress queue depth",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&EthernetSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            // Kmin 100 KB, Kmax 400 KB, Pmax 0.2 per 25 Gb/s: the rate-scaled marking
+            // of a widely used ns-3 RDMA simulator (reference-protocols, DCQCN).
+            .AddAttribute("EcnKmin",
+                          "Marking starts above this many bytes in the egress queue, for "
+                          "a port of EcnReferenceRate",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&EthernetSwitch::m_ecnKmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Every packet is marked above this many bytes, for a port of "
+                          "EcnReferenceRate",
+                          UintegerValue(400000),
+                          MakeUintegerAccessor(&EthernetSwitch::m_ecnKmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Marking probability at Kmax",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&EthernetSwitch::m_ecnPmax),
+                          MakeDoubleChecker<double>())
+            .AddAttribute("EcnReferenceRate",
+                          "Port rate that EcnKmin and EcnKmax are given for; a port's "
+                          "thresholds scale with its rate / this rate",
+                          DataRateValue(DataRate("25Gbps")),
+                          MakeDataRateAccessor(&EthernetSwitch::m_ecnReferenceRate),
+                          MakeDataRateChecker())
+            .AddAttribute("PfcPauseQuanta",
+                          "Pause time of the PFC frames sent, in quanta of 512 bit times "
+                          "(repeated at half this time while congestion lasts)",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&EthernetSwitch::m_pfcPauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PfcHeadroom",
+                          "Headroom per lossless (port, priority), bytes; 0 computes it "
+                          "per port: 2 x rate x link delay + 2 largest frames + a PFC frame",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EthernetSwitch::m_pfcHeadroom),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU",
+                          PointerValue(),
+                          MakePointerAccessor(&EthernetSwitch::m_mmu),
+                          MakePointerChecker<SharedBufferMmu>())
+            .AddTraceSource("Enqueue",
+                            "A packet was buffered: packet, egress port, priority",
+                            MakeTraceSourceAccessor(&EthernetSwitch::m_enqueueTrace),
+                            "ns3::EthernetSwitch::QueueTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A packet left the buffer for the wire: packet, egress port, "
+                            "priority",
+                            MakeTraceSourceAccessor(&EthernetSwitch::m_dequeueTrace),
+                            "ns3::EthernetSwitch::QueueTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped: packet, ingress port, reason",
+                            MakeTraceSourceAccessor(&EthernetSwitch::m_dropTrace),
+                            "ns3::EthernetSwitch::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE: packet, egress port, queue bytes",
+                            MakeTraceSourceAccessor(&EthernetSwitch::m_ecnMarkTrace),
+                            "ns3::EthernetSwitch::EcnTracedCallback")
+            .AddTraceSource("Pfc",
+                            "The switch sent PFC: ingress port, priority, pause (true) or "
+                            "resume (false)",
+                            MakeTraceSourceAccessor(&EthernetSwitch::m_pfcTrace),
+                            "ns3::EthernetSwitch::PfcTracedCallback");
+    return tid;
+}
+
+EthernetSwitch::EthernetSwitch()
+    : m_uniform(CreateObject<UniformRandomVariable>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+EthernetSwitch::~EthernetSwitch() = default;
+
+void
+EthernetSwitch::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        for (auto& event : port.refresh)
+        {
+            event.Cancel();
+        }
+        port.device = nullptr;
+        for (auto& queue : port.queues)
+        {
+            queue.clear();
+        }
+    }
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_uniform = nullptr;
+    Object::DoDispose();
+}
+
+void
+EthernetSwitch::SetHostAddressing(Ipv4Address hostNetwork, uint32_t hosts)
+{
+    NS_ABORT_MSG_IF(hosts == 0, "EthernetSwitch: hosts must be at least 1, got 0");
+    m_hostNetwork = hostNetwork;
+    m_hosts = hosts;
+    m_routes.assign(hosts, Route{});
+}
+
+uint32_t
+EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
+{
+    NS_ABORT_MSG_IF(!device, "EthernetSwitch: AddPort needs a device");
+    NS_ABORT_MSG_IF(linkDelay.IsStrictlyNegative(),
+                    "EthernetSwitch: link delay must not be negative, got " << linkDelay);
+    NS_ABORT_MSG_IF(m_ecnKmax < m_ecnKmin,
+                    "EthernetSwitch: EcnKmax (" << m_ecnKmax << ") must not be below EcnKmin ("
+                                                << m_ecnKmin << ")");
+    NS_ABORT_MSG_IF(m_ecnPmax < 0 || m_ecnPmax > 1,
+                    "EthernetSwitch: EcnPmax must be in [0, 1], got " << m_ecnPmax);
+    NS_ABORT_MSG_IF(m_ecnReferenceRate.GetBitRate() == 0,
+                    "EthernetSwitch: EcnReferenceRate must be greater than 0");
+    if (!m_mmu)
+    {
+        m_mmu = CreateObject<SharedBufferMmu>();
+    }
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    NS_ABORT_MSG_IF(!device->GetNode(), "EthernetSwitch: port " << index << " is on no node");
+    m_nodeId = device->GetNode()->GetId();
+    const uint32_t ifIndex = device->GetIfIndex();
+    if (ifIndex >= m_portOfIfIndex.size())
+    {
+        m_portOfIfIndex.resize(ifIndex + 1, NO_PORT);
+    }
+    NS_ABORT_MSG_IF(m_portOfIfIndex[ifIndex] != NO_PORT,
+                    "EthernetSwitch: interface " << ifIndex << " added twice");
+    m_portOfIfIndex[ifIndex] = index;
+
+    const uint64_t rate = device->GetDataRate().GetBitRate();
+    const double scale =
+        static_cast<double>(rate) / static_cast<double>(m_ecnReferenceRate.GetBitRate());
+    Port port;
+    port.device = device;
+    port.ecnKmin = static_cast<uint64_t>(static_cast<double>(m_ecnKmin) * scale);
+    port.ecnKmax = static_cast<uint64_t>(static_cast<double>(m_ecnKmax) * scale);
+    port.pauseDuration =
+        device->GetDataRate().CalculateBytesTxTime(m_pfcPauseQuanta * BITS_PER_QUANTUM / 8);
+    uint64_t headroom = m_pfcHeadroom;
+    if (headroom == 0)
+    {
+        const uint64_t maxFrame =
+            device->GetMtu() + ETHERNET_HEADER_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
+        const uint64_t wireBytes =
+            static_cast<uint64_t>(static_cast<double>(rate) * linkDelay.GetSeconds() / 8.0 + 1);
+        headroom = 2 * wireBytes + 2 * maxFrame + PFC_FRAME_WIRE_BYTES;
+    }
+    port.headroom = headroom;
+    m_mmu->AddPort(headroom);
+    m_ports.push_back(std::move(port));
+
+    device->SetReceiveCallback(MakeCallback(&EthernetSwitch::Receive, this));
+    for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
+    {
+        device->SetPullCallback(p, MakeCallback(&EthernetSwitch::Dequeue, this).Bind(index));
+    }
+    return index;
+}
+
+void
+EthernetSwitch::SetRoute(uint32_t host, const std::vector<uint32_t>& ports)
+{
+    NS_ABORT_MSG_IF(host >= m_hosts,
+                    "EthernetSwitch: route for host " << host << " of " << m_hosts
+                                                      << " (call SetHostAddressing first)");
+    NS_ABORT_MSG_IF(ports.empty(), "EthernetSwitch: route for host " << host << " has no port");
+    for (uint32_t p : ports)
+    {
+        NS_ABORT_MSG_IF(p >= m_ports.size(),
+                        "EthernetSwitch: route for host " << host << " names port " << p << " of "
+                                                          << m_ports.size());
+    }
+    m_routes[host].ports = ports;
+    m_routes[host].sprayNext = 0;
+}
+
+const std::vector<uint32_t>&
+EthernetSwitch::GetRoute(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(host >= m_hosts, "EthernetSwitch: no host " << host);
+    return m_routes[host].ports;
+}
+
+uint32_t
+EthernetSwitch::HashFlow(Ptr<const Packet> packet) const
+{
+    uint8_t head[PARSED_BYTES] = {};
+    packet->CopyData(head, sizeof(head));
+    // Key: seed, node, source and destination address, protocol, and the UDP ports
+    // when the IPv4 header has no options and carries UDP.
+    uint8_t key[4 + 4 + 8 + 1 + 4] = {};
+    const uint32_t node = m_nodeId;
+    for (int i = 0; i < 4; ++i)
+    {
+        key[i] = static_cast<uint8_t>(m_ecmpSeed >> (8 * i));
+        key[4 + i] = static_cast<uint8_t>(node >> (8 * i));
+    }
+    std::copy(head + 12, head + 20, key + 8);
+    key[16] = head[9];
+    if ((head[0] & 0x0f) == 5 && head[9] == UDP_PROTOCOL)
+    {
+        std::copy(head + 20, head + 24, key + 17);
+    }
+    return Hash32(reinterpret_cast<const char*>(key), sizeof(key));
+}
+
+uint32_t
+EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
+{
+    NS_ABORT_MSG_IF(host >= m_hosts || m_routes[host].ports.empty(),
+                    "EthernetSwitch: no route to host " << host);
+    Route& route = m_routes[host];
+    const std::vector<uint32_t>& ports = route.ports;
+    const auto n = static_cast<uint32_t>(ports.size());
+    if (n == 1)
+    {
+        return ports[0];
+    }
+    switch (m_loadBalancing)
+    {
+    case PACKET_SPRAY: {
+        const uint32_t chosen = ports[route.sprayNext];
+        route.sprayNext = (route.sprayNext + 1) % n;
+        return chosen;
+    }
+    case ADAPTIVE: {
+        const uint32_t hashed = HashFlow(packet) % n;
+        uint32_t best = ports[hashed];
+        uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const uint32_t candidate = ports[(hashed + i) % n];
+            uint64_t bytes = 0;
+            for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
+            {
+                bytes += m_mmu->GetEgressBytes(candidate, p);
+            }
+            if (bytes < bestBytes)
+            {
+                best = candidate;
+                bestBytes = bytes;
+            }
+        }
+        return best;
+    }
+    case ECMP:
+    default:
+        return ports[HashFlow(packet) % n];
+    }
+}
+
+bool
+EthernetSwitch::Receive(Ptr<NetDevice> device,
+                        Ptr<const Packet> packet,
+                        uint16_t protocol,
+                        const Address& /* from */)
+{
+    const uint32_t inPort = m_portOfIfIndex[device->GetIfIndex()];
+    const uint32_t bytes = packet->GetSize() + ETHERNET_HEADER_BYTES;
+    ++m_counters.receivedPackets;
+    m_counters.receivedBytes += bytes;
+    if (protocol != RoceNetDevice::IPV4_PROTOCOL || packet->GetSize() < 20)
+    {
+        Drop(packet, inPort, DROP_NO_ROUTE, bytes);
+        return true;
+    }
+    uint8_t head[20];
+    packet->CopyData(head, sizeof(head));
+    const uint32_t destination = static_cast<uint32_t>(head[16]) << 24 |
+                                 static_cast<uint32_t>(head[17]) << 16 |
+                                 static_cast<uint32_t>(head[18]) << 8 | head[19];
+    // Host h has address hostNetwork + h + 1; anything else wraps to a large index.
+    const uint32_t host = destination - m_hostNetwork.Get() - 1;
+    if (host >= m_hosts || m_routes[host].ports.empty())
+    {
+        Drop(packet, inPort, DROP_NO_ROUTE, bytes);
+        return true;
+    }
+    const uint8_t priority = RoceNetDevice::PriorityFromDscp(head[1] >> 2);
+    const uint32_t outPort = SelectPort(packet, host);
+    switch (m_mmu->Admit(inPort, outPort, priority, bytes))
+    {
+    case SharedBufferMmu::ADMITTED:
+        break;
+    case SharedBufferMmu::DROP_EGRESS_LIMIT:
+        Drop(packet, inPort, DROP_EGRESS_LIMIT, bytes);
+        return true;
+    case SharedBufferMmu::DROP_HEADROOM_FULL:
+        Drop(packet, inPort, DROP_HEADROOM_FULL, bytes);
+        return true;
+    case SharedBufferMmu::DROP_BUFFER_FULL:
+        Drop(packet, inPort, DROP_BUFFER_FULL, bytes);
+        return true;
+    }
+    // The device hands each received packet to one receive callback, and the
+    // channel copied it for this hop: nobody else holds it.
+    Port& out = m_ports[outPort];
+    out.queues[priority].push_back(Entry{ConstCast<Packet>(packet), inPort, bytes});
+    m_enqueueTrace(packet, outPort, priority);
+    if (m_mmu->IsLossless(priority))
+    {
+        CheckPause(inPort, priority);
+    }
+    out.device->NotifyTxReady();
+    return true;
+}
+
+Ptr<Packet>
+EthernetSwitch::Dequeue(uint32_t portIndex, uint8_t priority)
+{
+    Port& port = m_ports[portIndex];
+    auto& queue = port.queues[priority];
+    if (queue.empty())
+    {
+        return nullptr;
+    }
+    Entry entry = std::move(queue.front());
+    queue.pop_front();
+    const uint64_t queueBytes = m_mmu->GetEgressBytes(portIndex, priority);
+    m_mmu->Release(entry.inPort, portIndex, priority, entry.bytes);
+    if (m_ecnEnabled && MaybeMarkEcn(entry, port, queueBytes))
+    {
+        ++m_counters.ecnMarked;
+        m_ecnMarkTrace(entry.packet, portIndex, queueBytes);
+    }
+    ++m_counters.forwardedPackets;
+    m_counters.forwardedBytes += entry.bytes;
+    ++port.forwardedPackets;
+    port.forwardedBytes += entry.bytes;
+    m_dequeueTrace(entry.packet, portIndex, priority);
+    if (m_ports[entry.inPort].pausing[priority])
+    {
+        CheckResume(entry.inPort, priority);
+    }
+    return entry.packet;
+}
+
+bool
+EthernetSwitch::MaybeMarkEcn(Entry& entry, const Port& port, uint64_t queueBytes)
+{
+    if (queueBytes <= port.ecnKmin)
+    {
+        return false;
+    }
+    double probability = 1.0;
+    if (queueBytes < port.ecnKmax)
+    {
+        probability = m_ecnPmax * static_cast<double>(queueBytes - port.ecnKmin) /
+                      static_cast<double>(port.ecnKmax - port.ecnKmin);
+    }
+    uint8_t head[2];
+    entry.packet->CopyData(head, sizeof(head));
+    const uint8_t ecn = head[1] & 0x03;
+    if (ecn != Ipv4Header::ECN_ECT0 && ecn != Ipv4Header::ECN_ECT1)
+    {
+        return false;
+    }
+    if (probability < 1.0 && m_uniform->GetValue() >= probability)
+    {
+        return false;
+    }
+    Ipv4Header ip;
+    entry.packet->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    ip.EnableChecksum();
+    entry.packet->AddHeader(ip);
+    return true;
+}
+
+void
+EthernetSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason, uint32_t bytes)
+{
+    if (reason == DROP_NO_ROUTE)
+    {
+        ++m_counters.noRouteDrops;
+        m_counters.noRouteDropBytes += bytes;
+    }
+    else
+    {
+        ++m_counters.bufferDrops;
+        m_counters.bufferDropBytes += bytes;
+        if (reason == DROP_HEADROOM_FULL)
+        {
+            ++m_counters.headroomDrops;
+        }
+    }
+    NS_LOG_LOGIC("drop at port " << inPort << " reason " << reason);
+    m_dropTrace(packet, inPort, reason);
+}
+
+void
+EthernetSwitch::CheckPause(uint32_t portIndex, uint8_t priority)
+{
+    Port& port = m_ports[portIndex];
+    if (port.pausing[priority] || !m_mmu->IsOverPauseThreshold(portIndex, priority))
+    {
+        return;
+    }
+    port.pausing[priority] = true;
+    ++m_counters.pfcPauses;
+    port.device->SendPfc(priority, m_pfcPauseQuanta);
+    m_pfcTrace(portIndex, priority, true);
+    port.refresh[priority] = Simulator::Schedule(port.pauseDuration / 2,
+                                                 &EthernetSwitch::RefreshPause,
+                                                 this,
+                                                 portIndex,
+                                                 priority);
+}
+
+void
+EthernetSwitch::RefreshPause(uint32_t portIndex, uint8_t priority)
+{
+    Port& port = m_ports[portIndex];
+    ++m_counters.pfcPauseRefreshes;
+    port.device->SendPfc(priority, m_pfcPauseQuanta);
+    port.refresh[priority] = Simulator::Schedule(port.pauseDuration / 2,
+                                                 &EthernetSwitch::RefreshPause,
+                                                 this,
+                                                 portIndex,
+                                                 priority);
+}
+
+void
+EthernetSwitch::CheckResume(uint32_t portIndex, uint8_t priority)
+{
+    if (!m_mmu->IsBelowResumeThreshold(portIndex, priority))
+    {
+        return;
+    }
+    Port& port = m_ports[portIndex];
+    port.pausing[priority] = false;
+    port.refresh[priority].Cancel();
+    ++m_counters.pfcResumes;
+    port.device->SendPfc(priority, 0);
+    m_pfcTrace(portIndex, priority, false);
+}
+
+uint32_t
+EthernetSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<RoceNetDevice>
+EthernetSwitch::GetPort(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_ports[port].device;
+}
+
+Ptr<SharedBufferMmu>
+EthernetSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+const EthernetSwitch::Counters&
+EthernetSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+uint64_t
+EthernetSwitch::GetPortForwardedPackets(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_ports[port].forwardedPackets;
+}
+
+uint64_t
+EthernetSwitch::GetPortForwardedBytes(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_ports[port].forwardedBytes;
+}
+
+uint32_t
+EthernetSwitch::GetQueuePackets(uint32_t port, uint8_t priority) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size() || priority >= RoceNetDevice::NUM_PRIORITIES,
+                    "EthernetSwitch: no queue (" << port << ", " << unsigned(priority) << ")");
+    return static_cast<uint32_t>(m_ports[port].queues[priority].size());
+}
+
+uint64_t
+EthernetSwitch::GetPfcHeadroom(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_ports[port].headroom;
+}
+
+bool
+EthernetSwitch::IsPausingUpstream(uint32_t port, uint8_t priority) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size() || priority >= RoceNetDevice::NUM_PRIORITIES,
+                    "EthernetSwitch: no queue (" << port << ", " << unsigned(priority) << ")");
+    return m_ports[port].pausing[priority];
+}
+
+int64_t
+EthernetSwitch::AssignStreams(int64_t stream)
+{
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3

@@ -1,0 +1,241 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_ETHERNET_SWITCH_H
+#define AI_FABRIC_ETHERNET_SWITCH_H
+
+#include "roce-net-device.h"
+#include "shared-buffer-mmu.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class UniformRandomVariable;
+
+/**
+ * \ingroup ai-fabric
+ * \brief A store-and-forward, shared-buffer Ethernet switch of the standard Clos
+ * (a leaf or a spine), whose ports are RoceNetDevices.
+ *
+ * - Forwarding: by IPv4 destination to a set of equal-cost egress ports (routes are
+ *   dense per destination host). LoadBalancing picks one: Ecmp hashes the 5-tuple
+ *   (addresses, protocol, UDP ports; RoCEv2 puts per-queue-pair entropy in the UDP
+ *   source port) with a per-switch seed, so a flow keeps one path; PacketSpray
+ *   deals packets round robin over the set; Adaptive sends each packet to the port
+ *   of the set with the fewest bytes queued (ties go to the hashed port).
+ * - Buffering: a SharedBufferMmu admits or drops each packet; queues are per
+ *   (egress port, priority), served by the port in strict priority through its pull
+ *   model, so the MMU sees every byte leave.
+ * - PFC: when an ingress (port, lossless priority) passes its MMU threshold the
+ *   switch sends a pause with PfcPauseQuanta on that port, repeats it while the
+ *   condition lasts, and sends a resume (quanta 0) when the MMU says so.
+ * - ECN: when a packet leaves, if it is ECN-capable it is marked CE with a RED-like
+ *   probability on the bytes of its egress queue: 0 up to Kmin, Pmax (q - Kmin) /
+ *   (Kmax - Kmin) up to Kmax, 1 above. Thresholds are given for a port of
+ *   EcnReferenceRate and scale linearly with each port's rate.
+ */
+class EthernetSwitch : public Object
+{
+  public:
+    /// Choice of egress port among equal-cost ports.
+    enum LoadBalancing
+    {
+        ECMP,         //!< per-flow hash of the 5-tuple
+        PACKET_SPRAY, //!< per-packet round robin
+        ADAPTIVE,     //!< per-packet least-queued port
+    };
+
+    /// Why a packet was not forwarded.
+    enum DropReason
+    {
+        DROP_NO_ROUTE,      //!< destination unknown or no port towards it
+        DROP_EGRESS_LIMIT,  //!< lossy priority over its egress threshold
+        DROP_HEADROOM_FULL, //!< lossless priority beyond its PFC headroom
+        DROP_BUFFER_FULL,   //!< shared buffer exhausted
+    };
+
+    /// Counters (never reset).
+    struct Counters
+    {
+        uint64_t receivedPackets{0};   //!< packets received on any port
+        uint64_t receivedBytes{0};     //!< their frame bytes
+        uint64_t forwardedPackets{0};  //!< packets sent out of a port
+        uint64_t forwardedBytes{0};    //!< their frame bytes
+        uint64_t noRouteDrops{0};      //!< packets without a route
+        uint64_t noRouteDropBytes{0};  //!< their frame bytes
+        uint64_t bufferDrops{0};       //!< packets refused by the MMU (all reasons)
+        uint64_t bufferDropBytes{0};   //!< their frame bytes
+        uint64_t headroomDrops{0};     //!< of which lossless packets beyond the headroom
+        uint64_t ecnMarked{0};         //!< packets marked CE
+        uint64_t pfcPauses{0};         //!< pauses sent because a threshold was crossed
+        uint64_t pfcPauseRefreshes{0}; //!< pauses repeated while still congested
+        uint64_t pfcResumes{0};        //!< resumes sent
+    };
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    EthernetSwitch();
+    ~EthernetSwitch() override;
+
+    /**
+     * Size the route table; call once before adding routes.
+     * \param hostNetwork first address of the host block (host h is hostNetwork + h + 1)
+     * \param hosts number of hosts
+     */
+    void SetHostAddressing(Ipv4Address hostNetwork, uint32_t hosts);
+
+    /**
+     * Add a port. The switch registers itself as the port's receive callback and
+     * as its pull source for every priority.
+     * \param device the port (attached to its wire, on the switch's node)
+     * \param linkDelay propagation delay of its wire (sizes the PFC headroom)
+     * \return the port index (dense, from 0)
+     */
+    uint32_t AddPort(Ptr<RoceNetDevice> device, Time linkDelay);
+
+    /**
+     * Route a destination host over a set of equal-cost ports.
+     * \param host dense host index
+     * \param ports port indices (at least one)
+     */
+    void SetRoute(uint32_t host, const std::vector<uint32_t>& ports);
+
+    /// \return the number of ports
+    uint32_t GetNPorts() const;
+    /// \param host dense host index \return its equal-cost ports (empty: no route)
+    const std::vector<uint32_t>& GetRoute(uint32_t host) const;
+    /// \param port index \return the device
+    Ptr<RoceNetDevice> GetPort(uint32_t port) const;
+    /// \return the MMU
+    Ptr<SharedBufferMmu> GetMmu() const;
+    /// \return the counters
+    const Counters& GetCounters() const;
+    /// \param port index \return packets sent out of that port
+    uint64_t GetPortForwardedPackets(uint32_t port) const;
+    /// \param port index \return frame bytes sent out of that port
+    uint64_t GetPortForwardedBytes(uint32_t port) const;
+    /// \param port index \param priority 0..7 \return frames queued there
+    uint32_t GetQueuePackets(uint32_t port, uint8_t priority) const;
+    /// \param port ingress port \return PFC headroom reserved per lossless priority
+    uint64_t GetPfcHeadroom(uint32_t port) const;
+    /// \param port ingress port \param priority 0..7 \return whether we pause the upstream
+    bool IsPausingUpstream(uint32_t port, uint8_t priority) const;
+
+    /**
+     * Choose the egress port of a packet to a routed host, as forwarding does (a
+     * PacketSpray call advances the host's round-robin cursor).
+     * \param packet an IPv4 packet \param host its destination host (routed)
+     * \return one of the host's equal-cost ports
+     */
+    uint32_t SelectPort(Ptr<const Packet> packet, uint32_t host);
+
+    /**
+     * Fix the random stream used for ECN marking.
+     * \param stream first stream \return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// No port: an interface of the node that is not a switch port.
+    static constexpr uint32_t NO_PORT = 0xffffffff;
+
+    /// A buffered packet.
+    struct Entry
+    {
+        Ptr<Packet> packet; //!< IPv4 packet
+        uint32_t inPort;    //!< ingress port (for MMU release)
+        uint32_t bytes;     //!< frame bytes charged
+    };
+
+    /// Equal-cost ports towards one host.
+    struct Route
+    {
+        std::vector<uint32_t> ports; //!< port indices
+        uint32_t sprayNext{0};       //!< PacketSpray cursor
+    };
+
+    /// One port.
+    struct Port
+    {
+        Ptr<RoceNetDevice> device;                                           //!< the port
+        uint64_t headroom{0};                                                //!< PFC headroom
+        std::array<std::deque<Entry>, RoceNetDevice::NUM_PRIORITIES> queues; //!< by priority
+        uint64_t ecnKmin{0};                                                 //!< scaled Kmin
+        uint64_t ecnKmax{0};                                                 //!< scaled Kmax
+        Time pauseDuration;                                                  //!< of one pause frame
+        std::array<bool, RoceNetDevice::NUM_PRIORITIES> pausing{};    //!< we pause the upstream
+        std::array<EventId, RoceNetDevice::NUM_PRIORITIES> refresh{}; //!< pause repeats
+        uint64_t forwardedPackets{0};                                 //!< sent out
+        uint64_t forwardedBytes{0};                                   //!< their bytes
+    };
+
+    /// Receive callback of every port.
+    bool Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& from);
+    /// Pull callback of every port: the next packet of a priority, or null.
+    Ptr<Packet> Dequeue(uint32_t port, uint8_t priority);
+    /// Drop with counting and trace.
+    void Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason, uint32_t bytes);
+    /// Send or repeat a pause when an ingress is over its threshold.
+    void CheckPause(uint32_t port, uint8_t priority);
+    /// Repeat a pause while the ingress stays over its threshold.
+    void RefreshPause(uint32_t port, uint8_t priority);
+    /// Send a resume when an ingress drains below its resume threshold.
+    void CheckResume(uint32_t port, uint8_t priority);
+    /// Mark an ECN-capable packet CE with the RED-like probability; true if marked.
+    bool MaybeMarkEcn(Entry& entry, const Port& port, uint64_t queueBytes);
+    /// \return the 5-tuple hash of an IPv4 packet with this switch's seed
+    uint32_t HashFlow(Ptr<const Packet> packet) const;
+
+    Ipv4Address m_hostNetwork;             //!< host block
+    uint32_t m_hosts{0};                   //!< hosts routed
+    std::vector<Route> m_routes;           //!< by destination host
+    std::vector<Port> m_ports;             //!< by index
+    std::vector<uint32_t> m_portOfIfIndex; //!< node interface -> port
+    uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
+    Ptr<SharedBufferMmu> m_mmu;            //!< buffer
+    Ptr<UniformRandomVariable> m_uniform;  //!< ECN draws
+    LoadBalancing m_loadBalancing{ECMP};   //!< port choice
+    uint32_t m_ecmpSeed{0};                //!< hash seed
+    bool m_ecnEnabled{true};               //!< ECN marking on
+    uint64_t m_ecnKmin{0};                 //!< Kmin at the reference rate
+    uint64_t m_ecnKmax{0};                 //!< Kmax at the reference rate
+    double m_ecnPmax{0};                   //!< Pmax
+    DataRate m_ecnReferenceRate;           //!< rate the thresholds are given for
+    uint16_t m_pfcPauseQuanta{0xffff};     //!< quanta of a pause frame
+    uint64_t m_pfcHeadroom{0};             //!< fixed headroom (0: from the link)
+    Counters m_counters;                   //!< counters
+
+    /// Packet buffered: packet, egress port, priority.
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_enqueueTrace;
+    /// Packet left the buffer for the wire: packet, egress port, priority.
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dequeueTrace;
+    /// Packet dropped: packet, ingress port, reason.
+    TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;
+    /// Packet marked CE: packet, egress port, egress queue bytes.
+    TracedCallback<Ptr<const Packet>, uint32_t, uint64_t> m_ecnMarkTrace;
+    /// PFC sent by this switch: ingress port, priority, true for a pause, false for a resume.
+    TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_ETHERNET_SWITCH_H */
