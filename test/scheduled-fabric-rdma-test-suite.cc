@@ -4,11 +4,7 @@
 
 // The scheduled fabric under the RDMA transport (RdmaHelper on the hosts' NICs):
 // messages posted between ranks, completions timed, transport and fabric
-// counters checked.
-//
-// Bound: the RDMA payload of a 4096-byte Mtu travels in a 4096 + 44 (IPv4 20, UDP 8,
-// BTH 12, ICRC 4) = 4140-byte IPv4 packet, 4178 bytes on the wire (Ethernet 14,
-// FCS 4, preamble and IFG 20), so payload goodput = rate x 4096 / 4178.
+// counters checked (the goodput bound is in cluster-test-common.h).
 
 #include "scheduled-fabric-test-common.h"
 
@@ -37,76 +33,8 @@ using namespace ns3;
 namespace
 {
 
-double
-RdmaGoodput(const ClusterDescription& c)
-{
-    return c.hostLinkRate.GetBitRate() * 4096.0 / 4178.0;
-}
-
-/// Completion times of messages.
-struct Completions
-{
-    std::vector<Time> done;
-    uint32_t count{0};
-
-    void Received(const RdmaCompletion& c)
-    {
-        done.at(c.srcRank) = c.doneTime;
-        count++;
-    }
-};
-
-/// A fabric with RDMA on every host.
-struct RdmaFabric
-{
-    ScheduledFabricHelper fabric;
-    RdmaHelper rdma;
-    Completions completions;
-
-    /// \param c the cluster \param configure sets helper attributes before Install
-    explicit RdmaFabric(const ClusterDescription& c,
-                        const std::function<void(ScheduledFabricHelper&)>& configure = {})
-    {
-        if (configure)
-        {
-            configure(fabric);
-        }
-        fabric.Install(c);
-        fabric.AssignStreams(1);
-        rdma.Install(fabric.GetHostDevices());
-        completions.done.assign(c.GetHosts(), Time(0));
-    }
-
-    void Post(uint32_t src, uint32_t dst, uint64_t size)
-    {
-        rdma.Post(src,
-                  dst,
-                  size,
-                  src,
-                  RdmaCompletionCallback(),
-                  MakeCallback(&Completions::Received, &completions));
-    }
-
-    RdmaTransport::Stats Sum() const
-    {
-        RdmaTransport::Stats s;
-        for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
-        {
-            const auto& t = rdma.GetTransport(r)->GetStats();
-            s.retransmittedPackets += t.retransmittedPackets;
-            s.timeouts += t.timeouts;
-            s.messagesReceived += t.messagesReceived;
-            s.qpFailures += t.qpFailures;
-            s.naksSent += t.naksSent;
-        }
-        return s;
-    }
-
-    ~RdmaFabric()
-    {
-        Simulator::Destroy();
-    }
-};
+/// The scheduled fabric with RDMA on every host.
+using RdmaFabric = RdmaCluster<ScheduledFabricHelper>;
 
 /// Completion time of a one-packet message (4096 B) from src to dst on an idle
 /// fabric: the fixed part of every transfer time (host links, request/grant round

@@ -6,10 +6,11 @@
 #define AI_FABRIC_SCHEDULED_FABRIC_TEST_COMMON_H
 
 // What the scheduled-fabric suites share, whatever drives the hosts (line-rate
-// UDP sources or the RDMA transport): a small 100G cluster, attribute defaults
+// UDP sources or the RDMA transport): attribute defaults
 // for the formulas, and the conservation identities that hold at any moment.
 
-#include "ns3/cluster-description.h"
+#include "cluster-test-common.h"
+
 #include "ns3/double.h"
 #include "ns3/scheduled-fabric-helper.h"
 #include "ns3/scheduled-leaf-switch.h"
@@ -20,19 +21,6 @@
 
 namespace ns3
 {
-
-/// \return a leaf-spine cluster with 100 Gb/s host and fabric links
-inline ClusterDescription
-SmallCluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
-{
-    ClusterDescription c;
-    c.leaves = leaves;
-    c.hostsPerLeaf = hostsPerLeaf;
-    c.spines = spines;
-    c.hostLinkRate = DataRate("100Gbps");
-    c.fabricLinkRate = DataRate("100Gbps");
-    return c;
-}
 
 /// \param tid a TypeId \param name one of its integer attributes \return its default
 inline uint64_t

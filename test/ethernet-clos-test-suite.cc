@@ -1,0 +1,433 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The standard Ethernet Clos under the RDMA transport: store-and-forward timing,
+// ECMP, packet spraying and adaptive routing over the spines, lossless incast
+// with PFC, lossy incast recovered by go-back-N, and DCQCN on ECN marks. Every
+// case checks that each switch accounts for every packet it received.
+
+#include "cluster-test-common.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-clos-helper.h"
+#include "ns3/ethernet-switch.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/shared-buffer-mmu.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The Ethernet Clos with RDMA on every host.
+using RdmaClos = RdmaCluster<EthernetClosHelper>;
+
+/// Seconds of one 4178-byte RDMA frame (4096 B of payload) on a host link.
+double
+FrameSeconds(const ClusterDescription& c)
+{
+    return (4096 + 44 + 14 + 24) * 8.0 / c.hostLinkRate.GetBitRate();
+}
+
+/// Seconds for one frame to cross `hops` store-and-forward hops of the cluster's
+/// rate and delay on an idle path.
+double
+PathSeconds(const ClusterDescription& c, uint32_t hops)
+{
+    return hops * (FrameSeconds(c) + c.hostLinkDelay.GetSeconds());
+}
+
+/// Packets a switch holds in its queues.
+uint64_t
+QueuedPackets(const Ptr<EthernetSwitch>& sw)
+{
+    uint64_t queued = 0;
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        for (uint8_t prio = 0; prio < RoceNetDevice::NUM_PRIORITIES; ++prio)
+        {
+            queued += sw->GetQueuePackets(p, prio);
+        }
+    }
+    return queued;
+}
+
+/**
+ * \ingroup ai-fabric-tests
+ * \brief Base of the Ethernet Clos test cases: per-switch conservation.
+ */
+class EthernetClosTestCase : public TestCase
+{
+  public:
+    /// \param name the test case's name
+    explicit EthernetClosTestCase(std::string name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /// Every switch: received = forwarded + dropped + still queued; and the MMU holds
+    /// exactly the bytes of the queued packets (none once drained).
+    /// \param clos the fabric \param drained whether the run has drained
+    void CheckConservation(const EthernetClosHelper& clos, bool drained)
+    {
+        std::vector<Ptr<EthernetSwitch>> switches;
+        for (uint32_t l = 0; l < clos.GetCluster().leaves; ++l)
+        {
+            switches.push_back(clos.GetLeaf(l));
+        }
+        for (uint32_t s = 0; s < clos.GetCluster().spines; ++s)
+        {
+            switches.push_back(clos.GetSpine(s));
+        }
+        for (const auto& sw : switches)
+        {
+            const auto& c = sw->GetCounters();
+            const uint64_t queued = QueuedPackets(sw);
+            NS_TEST_EXPECT_MSG_EQ(c.receivedPackets,
+                                  c.forwardedPackets + c.noRouteDrops + c.bufferDrops + queued,
+                                  "received = forwarded + dropped + queued");
+            NS_TEST_EXPECT_MSG_EQ(c.receivedBytes,
+                                  c.forwardedBytes + c.noRouteDropBytes + c.bufferDropBytes +
+                                      sw->GetMmu()->GetUsedBytes(),
+                                  "received bytes = forwarded + dropped + buffered");
+            if (drained)
+            {
+                NS_TEST_EXPECT_MSG_EQ(queued, 0, "drained");
+                NS_TEST_EXPECT_MSG_EQ(sw->GetMmu()->GetUsedBytes(), 0, "buffer empty");
+            }
+        }
+    }
+};
+
+/// One message across a spine: the store-and-forward time of one frame is exact,
+/// a long message streams at the RDMA bound, and ECMP keeps it on one uplink.
+class EthernetOneFlowTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetOneFlowTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: one-frame latency, goodput, ECMP path")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = SmallCluster(2, 1, 2);
+        Time t1;
+        {
+            RdmaClos f(cluster);
+            f.Post(0, 1, 4096);
+            Simulator::Run();
+            t1 = f.completions.done[0];
+        }
+        // NIC -> leaf -> spine -> leaf -> NIC: four store-and-forward hops, each one
+        // frame time (334.24 ns at 100 Gb/s) plus 500 ns; each hop rounds to 1 ns.
+        NS_TEST_EXPECT_MSG_EQ_TOL(t1.GetSeconds(),
+                                  PathSeconds(cluster, 4),
+                                  4e-9,
+                                  "one frame takes four store-and-forward hops");
+
+        RdmaClos f(cluster);
+        const uint64_t size = 4 << 20;
+        f.Post(0, 1, size);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 1, "message completed");
+        // The first packet takes t1; the other size/4096 - 1 follow one frame time
+        // apart on the host link, the bottleneck.
+        const double goodput = (size - 4096) * 8.0 / (f.completions.done[0] - t1).GetSeconds();
+        NS_TEST_EXPECT_MSG_EQ_TOL(goodput / RdmaGoodput(cluster), 1.0, 0.002, "RDMA bound");
+        const auto stats = f.Sum();
+        NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
+        const uint64_t packets = size / 4096;
+        const Ptr<EthernetSwitch> leaf = f.fabric.GetLeaf(0);
+        const uint64_t up0 = leaf->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, 0, 0));
+        const uint64_t up1 = leaf->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, 1, 0));
+        NS_TEST_EXPECT_MSG_EQ(std::max(up0, up1), packets, "ECMP: the flow on one uplink");
+        NS_TEST_EXPECT_MSG_EQ(std::min(up0, up1), 0, "ECMP: nothing on the other");
+        const auto totals = f.fabric.GetTotals();
+        NS_TEST_EXPECT_MSG_EQ(totals.droppedPackets, 0, "no drop");
+        NS_TEST_EXPECT_MSG_EQ(totals.pfcPauses, 0, "no pause on an idle path");
+        NS_TEST_EXPECT_MSG_EQ(totals.ecnMarked, 0, "no mark on an idle path");
+        CheckConservation(f.fabric, true);
+    }
+};
+
+/// Packet spraying deals one flow's packets round robin over the uplinks.
+class EthernetSprayTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetSprayTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: packet spray over 4 spines")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = SmallCluster(2, 1, 4);
+        RdmaClos f(cluster, [](EthernetClosHelper& h) {
+            h.SetSwitchAttribute("LoadBalancing", StringValue("PacketSpray"));
+        });
+        const uint64_t size = 4 << 20;
+        f.Post(0, 1, size);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 1, "message completed");
+        const uint64_t packets = size / 4096;
+        for (uint32_t s = 0; s < cluster.spines; ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                f.fabric.GetLeaf(0)->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, s, 0)),
+                packets / cluster.spines,
+                "an equal share of packets on every uplink");
+        }
+        // Equal idle paths deliver in order: nothing for go-back-N to repair.
+        const auto stats = f.Sum();
+        NS_TEST_EXPECT_MSG_EQ(stats.naksSent, 0, "in order");
+        NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
+        CheckConservation(f.fabric, true);
+    }
+};
+
+/// Four flows from one leaf to another over four spines: ECMP hashes them onto the
+/// uplinks, adaptive routing spreads every packet to the least-queued uplink.
+class EthernetLoadBalancingTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetLoadBalancingTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: ECMP and adaptive routing, 4 flows")
+    {
+    }
+
+  private:
+    /// \return completion time of the last flow, and bytes of the busiest uplink over
+    /// the mean uplink's
+    std::pair<Time, double> Run(const std::string& mode, uint64_t size)
+    {
+        const auto cluster = SmallCluster(2, 4, 4);
+        RdmaClos f(cluster, [&mode](EthernetClosHelper& h) {
+            h.SetSwitchAttribute("LoadBalancing", StringValue(mode));
+        });
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            f.Post(h, 4 + h, size);
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(f.completions.count, 4, mode << ": every message completed");
+        const auto stats = f.Sum();
+        NS_TEST_EXPECT_MSG_EQ(stats.bytesDelivered, 4 * size, mode << ": each byte once");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().droppedPackets, 0, mode << ": no drop");
+        CheckConservation(f.fabric, true);
+        Time last;
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            last = std::max(last, f.completions.done[h]);
+        }
+        std::vector<double> bytes;
+        for (uint32_t s = 0; s < cluster.spines; ++s)
+        {
+            bytes.push_back(static_cast<double>(
+                f.fabric.GetLeaf(0)->GetPortForwardedBytes(f.fabric.GetLeafUplinkPort(0, s, 0))));
+        }
+        const double mean = std::accumulate(bytes.begin(), bytes.end(), 0.0) / bytes.size();
+        return {last, *std::max_element(bytes.begin(), bytes.end()) / mean};
+    }
+
+    void DoRun() override
+    {
+        const uint64_t size = 2 << 20;
+        const auto cluster = SmallCluster(2, 4, 4);
+        // A flow alone on its path finishes one 4-hop frame time after its last
+        // frame leaves: size / goodput + the one-frame path time. Flows sharing an
+        // uplink share its rate. 1% covers the ACKs sharing the links.
+        const double alone = size * 8.0 / RdmaGoodput(cluster) + PathSeconds(cluster, 4);
+        for (const std::string mode : {"Adaptive", "PacketSpray"})
+        {
+            const auto [last, busiest] = Run(mode, size);
+            NS_TEST_EXPECT_MSG_EQ_TOL(last.GetSeconds() / alone, 1.0, 0.01, mode << ": no wait");
+            NS_TEST_EXPECT_MSG_LT(busiest, 1.01, mode << ": the uplinks carry equal bytes");
+        }
+        // ECMP: whole flows per uplink, so the busiest uplink sets the time.
+        const auto [last, busiest] = Run("Ecmp", size);
+        const double flowsOnBusiest = std::round(busiest * 4 / cluster.spines);
+        const double shared =
+            flowsOnBusiest * size * 8.0 / RdmaGoodput(cluster) + PathSeconds(cluster, 4);
+        NS_TEST_EXPECT_MSG_EQ_TOL(last.GetSeconds() / shared,
+                                  1.0,
+                                  0.01,
+                                  "ECMP: the busiest uplink's flows share its rate");
+    }
+};
+
+/// Seven senders into one host with PFC and no congestion control: PFC holds the
+/// excess back hop by hop, nothing is dropped, and the receiver's link never idles.
+class EthernetLosslessIncastTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetLosslessIncastTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: 7:1 incast, PFC, lossless")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = SmallCluster(2, 4, 2);
+        RdmaClos f(cluster, [](EthernetClosHelper& h) {
+            h.SetMmuAttribute("BufferSize", UintegerValue(1 << 20));
+        });
+        const uint64_t size = 1 << 20;
+        for (uint32_t h = 1; h < 8; ++h)
+        {
+            f.Post(h, 0, size);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 7, "every message completed");
+        const auto stats = f.Sum();
+        const auto totals = f.fabric.GetTotals();
+        Time last;
+        for (uint32_t h = 1; h < 8; ++h)
+        {
+            last = std::max(last, f.completions.done[h]);
+        }
+        // The receiver's link never idles: the first frame reaches leaf 0 after one
+        // hop from a host on that leaf, then 7 x 256 frames follow back to back.
+        const double busy = PathSeconds(cluster, 1) + 7 * (size / 4096) * FrameSeconds(cluster) +
+                            cluster.hostLinkDelay.GetSeconds();
+        NS_TEST_EXPECT_MSG_EQ_TOL(last.GetSeconds(), busy, 10e-9, "the bottleneck never idles");
+        NS_TEST_EXPECT_MSG_EQ(totals.droppedPackets, 0, "lossless");
+        NS_TEST_EXPECT_MSG_GT(totals.pfcPauses, 0, "PFC paused upstreams");
+        NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
+        NS_TEST_EXPECT_MSG_EQ(stats.bytesDelivered, 7 * size, "each byte once");
+        CheckConservation(f.fabric, true);
+    }
+};
+
+/// The same incast without PFC in a small buffer: switches drop, every drop is
+/// counted, and go-back-N delivers every byte once.
+class EthernetLossyIncastTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetLossyIncastTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: 7:1 incast, no PFC, drops recovered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = SmallCluster(2, 4, 2);
+        RdmaClos f(cluster, [](EthernetClosHelper& h) {
+            h.SetMmuAttribute("BufferSize", UintegerValue(256 << 10));
+            h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
+        });
+        const uint64_t size = 1 << 20;
+        for (uint32_t h = 1; h < 8; ++h)
+        {
+            f.Post(h, 0, size);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 7, "every message completed");
+        const auto stats = f.Sum();
+        const auto totals = f.fabric.GetTotals();
+        NS_TEST_EXPECT_MSG_GT(totals.droppedPackets, 0, "the buffer overflowed");
+        NS_TEST_EXPECT_MSG_EQ(totals.pfcPauses, 0, "no PFC");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(stats.retransmittedPackets,
+                                    totals.droppedPackets,
+                                    "every dropped packet was sent again");
+        NS_TEST_EXPECT_MSG_EQ(stats.bytesDelivered, 7 * size, "each byte once");
+        NS_TEST_EXPECT_MSG_EQ(stats.qpFailures, 0, "no queue pair failed");
+        CheckConservation(f.fabric, true);
+    }
+};
+
+/// Two senders on one leaf into one host on another, DCQCN on the switches' ECN
+/// marks: CNPs flow and the two converge to equal shares (the window and rates of
+/// the ai-fabric-dcqcn suite's 40 Gb/s case, there on a single switch).
+class EthernetDcqcnTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetDcqcnTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: DCQCN, 2 senders converge to equal shares")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto cluster = SmallCluster(2, 2, 2);
+        cluster.hostLinkRate = DataRate("40Gbps");
+        cluster.fabricLinkRate = DataRate("40Gbps");
+        RdmaClos f(cluster, {}, [](RdmaHelper& r) {
+            r.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+        });
+        const uint64_t size = uint64_t(1) << 30; // longer than the run
+        f.Post(2, 0, size);
+        Simulator::Schedule(MilliSeconds(2), &RdmaClos::Post, &f, 3, 0, size);
+        const Time from = MilliSeconds(40);
+        const Time to = from + MilliSeconds(20);
+        std::vector<uint64_t> atFrom(2);
+        std::vector<uint64_t> atTo(2);
+        auto sample = [&f](std::vector<uint64_t>* into) {
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                (*into)[i] = f.rdma.GetTransport(2 + i)->GetStats().dataPacketsSent;
+            }
+        };
+        Simulator::Schedule(from, [&]() { sample(&atFrom); });
+        Simulator::Schedule(to, [&]() { sample(&atTo); });
+        Simulator::Stop(to + NanoSeconds(1));
+        Simulator::Run();
+        const double a = atTo[0] - atFrom[0];
+        const double b = atTo[1] - atFrom[1];
+        // Equal shares within 10%: each sender's share in [0.45, 0.55].
+        NS_TEST_EXPECT_MSG_EQ_TOL(a / (a + b), 0.5, 0.05, "equal shares within 10%");
+        // Together they fill the bottleneck: 40 Gb/s of 4178-byte frames, less 5%
+        // for DCQCN's rate cuts.
+        const double frames = (to - from).GetSeconds() / FrameSeconds(cluster);
+        NS_TEST_EXPECT_MSG_GT((a + b) / frames, 0.95, "the bottleneck stays busy");
+        const auto stats = f.Sum();
+        const auto totals = f.fabric.GetTotals();
+        NS_TEST_EXPECT_MSG_GT(totals.ecnMarked, 0, "switches marked");
+        NS_TEST_EXPECT_MSG_GT(stats.cnpsSent, 0, "the receiver sent CNPs");
+        NS_TEST_EXPECT_MSG_EQ(totals.droppedPackets, 0, "lossless");
+        std::cout << "dcqcn share " << a / (a + b) << " busy " << (a + b) / frames << " marks "
+                  << totals.ecnMarked << " cnps " << stats.cnpsSent << " pauses "
+                  << totals.pfcPauses << std::endl;
+        CheckConservation(f.fabric, false);
+    }
+};
+
+/// The suite.
+class EthernetClosTestSuite : public TestSuite
+{
+  public:
+    EthernetClosTestSuite()
+        : TestSuite("ai-fabric-ethernet-clos", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new EthernetOneFlowTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetSprayTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetLoadBalancingTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetLosslessIncastTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetLossyIncastTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetDcqcnTestCase, TestCase::QUICK);
+    }
+};
+
+/// Registers the suite.
+static EthernetClosTestSuite g_ethernetClosTestSuite;
+
+} // namespace
