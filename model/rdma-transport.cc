@@ -920,7 +920,8 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
         return;
     }
     qp.GoBackN();
-    ArmTimer(qp);
+    // The retransmission re-arms the timer when it leaves: a QP held back by its
+    // rate limiter or by PFC does not use up its retries without sending.
     Activate(qp);
 }
 

@@ -3,13 +3,16 @@
 
 Usage: plot-results.py RESULTS_DIR
 
-Reads every *.json in RESULTS_DIR, groups the files by their "scenario" field and
-writes one PNG per figure next to them:
+Reads every *.json in RESULTS_DIR, groups the runs by their "scenario" and
+"fabric" fields and writes one PNG per figure next to them:
 
   incast-per-sender.png     each sender's goodput in every N:1 incast over its fair
-                            share, 1/N of the egress host link's goodput bound
-  incast-efficiency.png     egress goodput over its bound, and Jain's index, vs N
-  permutation-flows.png     every flow's goodput over the host-link bound
+                            share, 1/N of the egress host link's goodput bound, one
+                            panel per fabric and congestion control
+  incast-efficiency.png     egress goodput over its bound, and Jain's index, vs N,
+                            for every fabric
+  permutation-flows.png     every flow's goodput over the host-link bound, for
+                            every fabric
 """
 import json
 import pathlib
@@ -22,55 +25,68 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
 
 
 def load(results):
+    """Runs by scenario, then by fabric (and congestion control, where it has one)."""
     by_scenario = {}
     for path in sorted(results.glob("*.json")):
         data = json.loads(path.read_text())
-        by_scenario.setdefault(data.get("scenario", "unknown"), []).append(data)
+        scenario = by_scenario.setdefault(data.get("scenario", "unknown"), {})
+        label = data.get("fabric", "scheduled")
+        if data.get("transport") == "rdma":
+            label += f", congestion control {data['congestionControl']}"
+        scenario.setdefault(label, []).append(data)
     return by_scenario
 
 
-def plot_incast(runs, results):
-    runs = sorted(runs, key=lambda r: r["senders"])
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for run in runs:
-        n = run["senders"]
-        fair = run["boundGbps"] / n
-        shares = [s["goodputGbps"] / fair for s in run["perSender"]]
-        ax.plot(range(1, n + 1), shares, "o-", label=f"N = {n} (fair share {fair:.2f} Gb/s)")
-    ax.axhline(1.0, color="grey", linestyle=":", linewidth=1)
-    ax.set_ylim(0.9, 1.05)
-    ax.set_xlabel("sender")
-    ax.set_ylabel("goodput / (host-link bound / N)")
-    ax.set_title("N:1 incast on the scheduled fabric over RDMA: each sender's share")
-    ax.legend()
+def plot_incast(by_fabric, results):
+    fabrics = sorted(by_fabric)
+    fig, axes = plt.subplots(1, len(fabrics), figsize=(7 * len(fabrics), 4.5), squeeze=False)
+    for ax, fabric in zip(axes[0], fabrics):
+        runs = sorted(by_fabric[fabric], key=lambda r: r["senders"])
+        for run in runs:
+            n = run["senders"]
+            fair = run["boundGbps"] / n
+            shares = [s["goodputGbps"] / fair for s in run["perSender"]]
+            ax.plot(range(1, n + 1), shares, "o-", label=f"N = {n} (fair {fair:.2f} Gb/s)")
+        ax.axhline(1.0, color="grey", linestyle=":", linewidth=1)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("sender")
+        ax.set_ylabel("goodput / (host-link bound / N)")
+        ax.set_title(f"N:1 RDMA incast, {fabric}")
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(results / "incast-per-sender.png", dpi=120)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ns = [r["senders"] for r in runs]
-    ax.plot(ns, [r["egressOverBound"] for r in runs], "o-",
-            label="egress goodput / bound (post to last byte, start-up included)")
-    ax.plot(ns, [r["jain"] for r in runs], "s--", label="Jain's fairness index")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for fabric in fabrics:
+        runs = sorted(by_fabric[fabric], key=lambda r: r["senders"])
+        ns = [r["senders"] for r in runs]
+        ax.plot(ns, [r["egressOverBound"] for r in runs], "o-",
+                label=f"{fabric}: egress goodput / bound")
+        ax.plot(ns, [r["jain"] for r in runs], "s--", label=f"{fabric}: Jain's index")
     ax.set_xlabel("senders N")
-    ax.set_ylim(0.9, 1.01)
-    ax.set_title("Incast: link efficiency and fairness")
-    ax.legend(loc="lower left")
+    ax.set_ylim(0, 1.05)
+    ax.set_title("Incast: link efficiency (post to last byte) and fairness")
+    ax.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
     fig.savefig(results / "incast-efficiency.png", dpi=120)
     plt.close(fig)
 
 
-def plot_permutation(runs, results):
-    run = runs[0]
-    flows = run["flows"]
-    fig, ax = plt.subplots(figsize=(8, 4))
-    ax.bar([f"{f['src']}->{f['dst']}" for f in flows], [f["overBound"] for f in flows])
-    ax.axhline(0.97, color="red", linestyle=":", label="0.97 (test threshold)")
-    ax.set_ylim(0.9, 1.01)
+def plot_permutation(by_fabric, results):
+    fabrics = sorted(by_fabric)
+    fig, ax = plt.subplots(figsize=(9, 4))
+    width = 0.8 / len(fabrics)
+    for i, fabric in enumerate(fabrics):
+        flows = by_fabric[fabric][0]["flows"]
+        xs = [j + i * width for j in range(len(flows))]
+        ax.bar(xs, [f["overBound"] for f in flows], width, label=fabric)
+    flows = by_fabric[fabrics[0]][0]["flows"]
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(flows))])
+    ax.set_xticklabels([f"{f['src']}->{f['dst']}" for f in flows], rotation=90, fontsize=7)
+    ax.set_ylim(0, 1.05)
     ax.set_ylabel("goodput / host-link bound")
-    ax.set_title(f"Permutation traffic: {run['cluster'].split(',')[0]}")
-    ax.tick_params(axis="x", rotation=90, labelsize=7)
+    ax.set_title(f"Permutation traffic: {by_fabric[fabrics[0]][0]['cluster'].split(',')[0]}")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(results / "permutation-flows.png", dpi=120)
@@ -86,10 +102,10 @@ def main():
     if not runs:
         print(f"no JSON results in {results}", file=sys.stderr)
         return 1
-    plotters = {"scheduled-incast": plot_incast, "scheduled-permutation": plot_permutation}
-    for scenario, scenario_runs in runs.items():
+    plotters = {"fabric-incast": plot_incast, "fabric-permutation": plot_permutation}
+    for scenario, by_fabric in runs.items():
         if scenario in plotters:
-            plotters[scenario](scenario_runs, results)
+            plotters[scenario](by_fabric, results)
     for png in sorted(results.glob("*.png")):
         print(f"wrote {png}")
     return 0

@@ -411,6 +411,40 @@ class EthernetDcqcnTestCase : public EthernetClosTestCase
     }
 };
 
+/// A 16:1 incast with DCQCN: the first burst fills the egress queue past Kmax for
+/// long enough that CNPs cut some senders to DcqcnMinRate, where one 4178-byte
+/// frame takes 33 ms, far longer than RetransmitTimeout. Their retransmission timer
+/// must count only from what they actually send, so no queue pair fails.
+class EthernetDcqcnIncastTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetDcqcnIncastTestCase()
+        : EthernetClosTestCase("RDMA over the Clos: DCQCN 16:1 incast, rate-limited QPs survive")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ClusterDescription cluster = SmallCluster(17, 1, 4);
+        RdmaClos f(cluster, {}, [](RdmaHelper& r) {
+            r.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+        });
+        const uint64_t size = 1 << 20;
+        for (uint32_t h = 1; h <= 16; ++h)
+        {
+            f.Post(h, 0, size);
+        }
+        Simulator::Run();
+        const auto stats = f.Sum();
+        NS_TEST_EXPECT_MSG_EQ(stats.qpFailures, 0, "no queue pair failed");
+        NS_TEST_EXPECT_MSG_EQ(f.completions.count, 16, "every message completed");
+        NS_TEST_EXPECT_MSG_EQ(stats.bytesDelivered, 16 * size, "each byte once");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().droppedPackets, 0, "lossless");
+        CheckConservation(f.fabric, true);
+    }
+};
+
 /// The suite.
 class EthernetClosTestSuite : public TestSuite
 {
@@ -424,6 +458,7 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetLosslessIncastTestCase, TestCase::QUICK);
         AddTestCase(new EthernetLossyIncastTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetDcqcnIncastTestCase, TestCase::QUICK);
     }
 };
 

@@ -3,9 +3,13 @@
 # C++ examples that test.py runs as regression tests (ctest runs the same list out
 # of tree). Each tuple is (example name with arguments, do_run, do_valgrind_run).
 cpp_examples = [
-    ("scheduled-incast --senders=4", "True", "True"),
-    ("scheduled-incast --senders=4 --transport=rdma --messageSize=200000", "True", "True"),
-    ("scheduled-permutation --leaves=2 --hostsPerLeaf=2 --spines=3", "True", "True"),
+    ("fabric-incast --senders=4", "True", "True"),
+    ("fabric-incast --senders=4 --transport=rdma --messageSize=200000", "True", "True"),
+    ("fabric-incast --fabric=ethernet --senders=4 --transport=rdma --messageSize=200000",
+     "True", "True"),
+    ("fabric-permutation --leaves=2 --hostsPerLeaf=2 --spines=3", "True", "True"),
+    ("fabric-permutation --fabric=ethernet --leaves=2 --hostsPerLeaf=2 --spines=3",
+     "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]

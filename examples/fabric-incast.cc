@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// N:1 incast on the scheduled fabric.
+// N:1 incast on either fabric: --fabric=scheduled (default) or ethernet.
 //
 // Hosts 1..N send to host 0. With --transport=udp (default) they send IPv4/UDP
 // packets at line rate (UdpLineRateSource, through their RoceNetDevice NICs) for
@@ -10,15 +10,17 @@
 // posts one --messageSize message over the RDMA transport (RdmaHelper) and the
 // run lasts until every message has completed. The example prints each sender's
 // goodput, the egress goodput against the host-link bound, Jain's fairness index,
-// the spine queue high-water mark, drops and the simulator's cost (events per
-// cell), writes the same as JSON, and every fabric counter as CSV (--stats).
+// the fabric's queue high-water mark, drops (and ECN marks and PFC pauses on the
+// Ethernet Clos) and the simulator's cost (events per cell or packet), writes the
+// same as JSON, and every fabric counter as CSV (--stats).
 //
-//   ./scheduled-incast --senders=8 --hostLinkRate=400Gbps --fabricLinkRate=400Gbps
+//   ./fabric-incast --senders=8 --hostLinkRate=400Gbps --fabricLinkRate=400Gbps
+//   ./fabric-incast --fabric=ethernet --transport=rdma --senders=8
 //
 // Every cluster field is an option (ClusterDescription::AddToCommandLine); with
 // --leaves=0 (default) the cluster has one host per leaf and senders + 1 leaves.
 
-#include "scheduled-fabric-example.h"
+#include "fabric-example.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/command-line.h"
@@ -33,7 +35,7 @@
 
 using namespace ns3;
 
-NS_LOG_COMPONENT_DEFINE("ScheduledIncast");
+NS_LOG_COMPONENT_DEFINE("FabricIncast");
 
 namespace
 {
@@ -80,10 +82,11 @@ main(int argc, char* argv[])
     uint32_t packetSize = 1462;
     Time duration = MicroSeconds(200);
     Time warmup = MicroSeconds(50);
-    ScheduledFabricExampleOptions options;
-    options.json = "scheduled-incast.json";
+    FabricExampleOptions options;
+    options.json = "fabric-incast.json";
     std::string transport = "udp";
     uint64_t messageSize = 1 << 20;
+    std::string congestionControl = "auto";
     bool pcap = false;
 
     CommandLine cmd(__FILE__);
@@ -95,6 +98,10 @@ main(int argc, char* argv[])
     options.AddToCommandLine(cmd);
     cmd.AddValue("transport", "udp (line-rate UDP sources) or rdma (RDMA messages)", transport);
     cmd.AddValue("messageSize", "bytes each sender posts with --transport=rdma", messageSize);
+    cmd.AddValue("congestionControl",
+                 "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                 "fabric, Dcqcn on the Ethernet Clos)",
+                 congestionControl);
     cmd.AddValue("pcap", "write pcap of the receiver's host link", pcap);
     cmd.Parse(argc, argv);
 
@@ -113,18 +120,12 @@ main(int argc, char* argv[])
                     "the cluster has " << cluster.GetHosts() << " hosts, --senders=" << senders
                                        << " needs " << senders + 1);
 
-    ScheduledFabricHelper fabric;
-    options.Apply(fabric);
-    if (packetSize > 4200)
-    {
-        // Jumbo frames: raise the NICs' (and leaf host ports') Mtu to fit.
-        fabric.SetDeviceAttribute("Mtu", UintegerValue(packetSize));
-    }
-    fabric.Install(cluster);
-    fabric.AssignStreams(1);
+    // Jumbo frames: raise the Mtu of every NIC and switch port to fit.
+    const auto fabricHelper = options.Install(cluster, packetSize > 4200 ? packetSize : 0);
+    ClusterFabricHelper& fabric = *fabricHelper;
     if (pcap)
     {
-        fabric.EnablePcap("scheduled-incast", fabric.GetHostDevices().Get(0), false);
+        fabric.EnablePcap("fabric-incast", fabric.GetHostDevices().Get(0), false);
     }
 
     Sink sink;
@@ -150,6 +151,11 @@ main(int argc, char* argv[])
     }
     else
     {
+        if (congestionControl == "auto")
+        {
+            congestionControl = options.fabric == "ethernet" ? "Dcqcn" : "None";
+        }
+        rdma.SetTransportAttribute("CongestionControl", StringValue(congestionControl));
         rdma.Install(fabric.GetHostDevices());
         for (uint32_t s = 1; s <= senders; ++s)
         {
@@ -163,23 +169,34 @@ main(int argc, char* argv[])
     }
     Simulator::Run();
 
+    // Per-sender goodput, and the egress goodput of host 0's link.
+    std::vector<double> rates(senders + 1, 0.0);
+    double egress = 0;
     if (transport == "rdma")
     {
-        // Rates from completion times: each sender's message over its own time.
+        // A sender's goodput is its message over its completion time; the egress
+        // carried every message by the last completion.
         const Time last = *std::max_element(done.begin(), done.end());
         duration = last;
         warmup = Time(0);
         for (uint32_t s = 1; s <= senders; ++s)
         {
             NS_ABORT_MSG_IF(done[s].IsZero(), "message of sender " << s << " did not complete");
-            // bytes such that bytes x 8 / window = messageSize x 8 / done[s]
-            sink.bytes[s] =
-                static_cast<uint64_t>(messageSize * last.GetSeconds() / done[s].GetSeconds());
+            rates[s] = messageSize * 8.0 / done[s].GetSeconds();
         }
+        egress = senders * messageSize * 8.0 / last.GetSeconds();
         packetSize = 4096 + RdmaTransport::HEADER_BYTES; // RoCE packet of a full Mtu
     }
+    else
+    {
+        const double window = (duration - warmup).GetSeconds();
+        for (uint32_t s = 1; s <= senders; ++s)
+        {
+            rates[s] = sink.bytes[s] * 8.0 / window;
+            egress += rates[s];
+        }
+    }
 
-    const double window = (duration - warmup).GetSeconds();
     // Host-link bound on IPv4 bytes (UDP) or RDMA payload (4096 of each packet).
     const double bound = cluster.hostLinkRate.GetBitRate() *
                          double(transport == "rdma" ? 4096 : packetSize) /
@@ -187,31 +204,31 @@ main(int argc, char* argv[])
     double total = 0;
     double sumSq = 0;
     nlohmann::json perSender = nlohmann::json::array();
-    std::cout << "scheduled incast (" << transport << "): " << senders << ":1 on "
+    std::cout << options.fabric << " incast (" << transport << "): " << senders << ":1 on "
               << cluster.ToString() << std::endl;
     for (uint32_t s = 1; s <= senders; ++s)
     {
-        const double rate = sink.bytes[s] * 8.0 / window;
-        total += rate;
-        sumSq += rate * rate;
-        perSender.push_back({{"host", s}, {"goodputGbps", rate / 1e9}});
-        std::cout << "  sender " << s << ": " << rate / 1e9 << " Gb/s" << std::endl;
+        total += rates[s];
+        sumSq += rates[s] * rates[s];
+        perSender.push_back({{"host", s}, {"goodputGbps", rates[s] / 1e9}});
+        std::cout << "  sender " << s << ": " << rates[s] / 1e9 << " Gb/s" << std::endl;
     }
     const double jain = total * total / (senders * sumSq);
-    std::cout << "  egress goodput " << total / 1e9 << " Gb/s = " << total / bound
+    std::cout << "  egress goodput " << egress / 1e9 << " Gb/s = " << egress / bound
               << " of the host-link bound " << bound / 1e9 << " Gb/s" << std::endl
               << "  Jain's index " << jain << std::endl;
     options.Report(fabric,
                    {
-                       {"scenario", "scheduled-incast"},
+                       {"scenario", "fabric-incast"},
                        {"transport", transport},
+                       {"congestionControl", transport == "rdma" ? congestionControl : "none"},
                        {"senders", senders},
                        {"packetSize", packetSize},
                        {"durationUs", duration.GetMicroSeconds()},
                        {"warmupUs", warmup.GetMicroSeconds()},
-                       {"egressGoodputGbps", total / 1e9},
+                       {"egressGoodputGbps", egress / 1e9},
                        {"boundGbps", bound / 1e9},
-                       {"egressOverBound", total / bound},
+                       {"egressOverBound", egress / bound},
                        {"jain", jain},
                        {"perSender", perSender},
                    });

@@ -2,18 +2,18 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Permutation traffic on the scheduled fabric.
+// Permutation traffic on either fabric: --fabric=scheduled (default) or ethernet.
 //
 // Every host sends IPv4/UDP packets at line rate (UdpLineRateSource, through its
 // RoceNetDevice NIC) to one other host, each host receiving from exactly one:
 // host i -> (i + shift) mod hosts, or a random derangement with --random. The
 // example prints each flow's goodput against the host-link bound, the minimum,
-// the spine queue high-water mark, drops and events per cell, writes JSON, and
-// every fabric counter as CSV (--stats).
+// the fabric's queue high-water mark, drops and events per cell or packet, writes
+// JSON, and every fabric counter as CSV (--stats).
 //
-//   ./scheduled-permutation --leaves=8 --hostsPerLeaf=8 --spines=8 --random=1
+//   ./fabric-permutation --leaves=8 --hostsPerLeaf=8 --spines=8 --random=1
 
-#include "scheduled-fabric-example.h"
+#include "fabric-example.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/command-line.h"
@@ -29,7 +29,7 @@
 
 using namespace ns3;
 
-NS_LOG_COMPONENT_DEFINE("ScheduledPermutation");
+NS_LOG_COMPONENT_DEFINE("FabricPermutation");
 
 namespace
 {
@@ -68,8 +68,8 @@ main(int argc, char* argv[])
     bool random = false;
     Time duration = MicroSeconds(200);
     Time warmup = MicroSeconds(50);
-    ScheduledFabricExampleOptions options;
-    options.json = "scheduled-permutation.json";
+    FabricExampleOptions options;
+    options.json = "fabric-permutation.json";
 
     CommandLine cmd(__FILE__);
     cluster.AddToCommandLine(cmd);
@@ -116,15 +116,9 @@ main(int argc, char* argv[])
         }
     }
 
-    ScheduledFabricHelper fabric;
-    options.Apply(fabric);
-    if (packetSize > 4200)
-    {
-        // Jumbo frames: raise the NICs' (and leaf host ports') Mtu to fit.
-        fabric.SetDeviceAttribute("Mtu", UintegerValue(packetSize));
-    }
-    fabric.Install(cluster);
-    fabric.AssignStreams(1);
+    // Jumbo frames: raise the Mtu of every NIC and switch port to fit.
+    const auto fabricHelper = options.Install(cluster, packetSize > 4200 ? packetSize : 0);
+    ClusterFabricHelper& fabric = *fabricHelper;
 
     std::vector<Sink> sinks(hosts);
     std::vector<Ptr<UdpLineRateSource>> sources;
@@ -145,7 +139,7 @@ main(int argc, char* argv[])
     const double window = (duration - warmup).GetSeconds();
     const double bound = cluster.hostLinkRate.GetBitRate() * double(packetSize) /
                          (std::max(packetSize + 14, 60u) + 24);
-    std::cout << "scheduled permutation on " << cluster.ToString() << std::endl;
+    std::cout << options.fabric << " permutation on " << cluster.ToString() << std::endl;
     nlohmann::json flows = nlohmann::json::array();
     double worst = 1e300;
     double sum = 0;
@@ -165,7 +159,7 @@ main(int argc, char* argv[])
               << ", mean " << sum / hosts / bound << " of it" << std::endl;
     options.Report(fabric,
                    {
-                       {"scenario", "scheduled-permutation"},
+                       {"scenario", "fabric-permutation"},
                        {"packetSize", packetSize},
                        {"durationUs", duration.GetMicroSeconds()},
                        {"warmupUs", warmup.GetMicroSeconds()},

@@ -1,0 +1,180 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_FABRIC_EXAMPLE_H
+#define AI_FABRIC_FABRIC_EXAMPLE_H
+
+// What the fabric examples share: the choice of fabric (scheduled or Ethernet Clos)
+// and its options on their command line, and the fabric-wide results they print
+// and write (JSON and CSV).
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ns3
+{
+
+/// Fabric options of the examples; they start at the models' attribute defaults.
+struct FabricExampleOptions
+{
+    std::string fabric{"scheduled"}; //!< scheduled or ethernet
+    // Scheduled fabric
+    std::string sprayMode{"RoundRobin"}; //!< ScheduledLeafSwitch::SprayMode
+    uint32_t cellPayload{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellPayload")};
+    uint32_t cellHeader{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellHeader")};
+    uint32_t creditSize{Default<uint32_t>(CreditScheduler::GetTypeId(), "CreditSize")};
+    double overGrant{Default<double>(CreditScheduler::GetTypeId(), "OverGrant")};
+    // Ethernet Clos
+    std::string loadBalancing{"Ecmp"}; //!< EthernetSwitch::LoadBalancing
+    uint64_t bufferSize{Default<uint64_t>(SharedBufferMmu::GetTypeId(), "BufferSize")};
+    bool pfc{true}; //!< SharedBufferMmu::PfcEnabled
+    bool ecn{true}; //!< EthernetSwitch::EcnEnabled
+    // Output
+    std::string json;  //!< JSON results file (empty: none)
+    std::string stats; //!< CSV file of every fabric counter (empty: none)
+
+    /// \param tid a TypeId \param name a numeric attribute \return its default
+    template <typename T>
+    static T Default(TypeId tid, const std::string& name)
+    {
+        TypeId::AttributeInformation info;
+        tid.LookupAttributeByName(name, &info);
+        if constexpr (std::is_same_v<T, double>)
+        {
+            return DynamicCast<const DoubleValue>(info.initialValue)->Get();
+        }
+        else
+        {
+            return static_cast<T>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+        }
+    }
+
+    /// \param cmd the command line to add the options to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        cmd.AddValue("fabric", "scheduled (VOQs, credits, cells) or ethernet (Clos)", fabric);
+        cmd.AddValue("sprayMode", "scheduled: RoundRobin, Random or LeastLoaded", sprayMode);
+        cmd.AddValue("cellPayload", "scheduled: cell payload bytes", cellPayload);
+        cmd.AddValue("cellHeader", "scheduled: cell header bytes", cellHeader);
+        cmd.AddValue("creditSize", "scheduled: credit grant bytes", creditSize);
+        cmd.AddValue("overGrant", "scheduled: credit rate / port rate", overGrant);
+        cmd.AddValue("loadBalancing", "ethernet: Ecmp, PacketSpray or Adaptive", loadBalancing);
+        cmd.AddValue("bufferSize", "ethernet: packet buffer of each switch, bytes", bufferSize);
+        cmd.AddValue("pfc", "ethernet: PFC on the lossless priority", pfc);
+        cmd.AddValue("ecn", "ethernet: ECN marking", ecn);
+        cmd.AddValue("json", "JSON results file", json);
+        cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
+    }
+
+    /**
+     * Build the chosen fabric (stops on an unknown --fabric).
+     * \param cluster the cluster
+     * \param mtu Mtu of every RoceNetDevice (0: the default)
+     * \return the installed fabric
+     */
+    std::unique_ptr<ClusterFabricHelper> Install(const ClusterDescription& cluster,
+                                                 uint32_t mtu = 0) const
+    {
+        std::unique_ptr<ClusterFabricHelper> helper;
+        if (fabric == "scheduled")
+        {
+            auto scheduled = std::make_unique<ScheduledFabricHelper>();
+            scheduled->SetLeafAttribute("SprayMode", StringValue(sprayMode));
+            scheduled->SetLeafAttribute("CellPayload", UintegerValue(cellPayload));
+            scheduled->SetLeafAttribute("CellHeader", UintegerValue(cellHeader));
+            scheduled->SetSchedulerAttribute("CreditSize", UintegerValue(creditSize));
+            scheduled->SetSchedulerAttribute("OverGrant", DoubleValue(overGrant));
+            helper = std::move(scheduled);
+        }
+        else if (fabric == "ethernet")
+        {
+            auto clos = std::make_unique<EthernetClosHelper>();
+            clos->SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
+            clos->SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
+            clos->SetMmuAttribute("BufferSize", UintegerValue(bufferSize));
+            clos->SetMmuAttribute("PfcEnabled", BooleanValue(pfc));
+            helper = std::move(clos);
+        }
+        NS_ABORT_MSG_IF(!helper, "--fabric must be scheduled or ethernet, got " << fabric);
+        if (mtu != 0)
+        {
+            helper->SetDeviceAttribute("Mtu", UintegerValue(mtu));
+        }
+        helper->Install(cluster);
+        helper->AssignStreams(1);
+        return helper;
+    }
+
+    /**
+     * Print the fabric-wide results, add them to a scenario's JSON results and
+     * write the JSON and CSV files that were asked for.
+     * \param helper the fabric after the run
+     * \param results the scenario's own results, completed here
+     */
+    void Report(const ClusterFabricHelper& helper, nlohmann::json results) const
+    {
+        const uint64_t events = Simulator::GetEventCount();
+        results["fabric"] = fabric;
+        results["cluster"] = helper.GetCluster().ToString();
+        results["events"] = events;
+        if (const auto* scheduled = dynamic_cast<const ScheduledFabricHelper*>(&helper))
+        {
+            const auto totals = scheduled->GetTotals();
+            const double eventsPerCell = totals.dataCells ? double(events) / totals.dataCells : 0;
+            std::cout << "  spine queue high water " << totals.spineQueueHighWater << " B; offered "
+                      << totals.offeredPackets << " packets, delivered " << totals.deliveredPackets
+                      << ", dropped " << totals.GetDroppedPackets() << ", VOQ bytes left "
+                      << totals.queuedBytes << std::endl
+                      << "  " << events << " events for " << totals.dataCells << " data cells ("
+                      << eventsPerCell << " per cell, all hops and host frames included)"
+                      << std::endl;
+            results["spineQueueHighWaterBytes"] = totals.spineQueueHighWater;
+            results["offeredPackets"] = totals.offeredPackets;
+            results["deliveredPackets"] = totals.deliveredPackets;
+            results["droppedPackets"] = totals.GetDroppedPackets();
+            results["dataCells"] = totals.dataCells;
+            results["eventsPerDataCell"] = eventsPerCell;
+        }
+        if (const auto* clos = dynamic_cast<const EthernetClosHelper*>(&helper))
+        {
+            const auto totals = clos->GetTotals();
+            const double eventsPerPacket =
+                totals.offeredPackets ? double(events) / totals.offeredPackets : 0;
+            std::cout << "  switch buffer high water " << totals.bufferHighWater << " B; offered "
+                      << totals.offeredPackets << " packets, delivered " << totals.deliveredPackets
+                      << ", dropped " << totals.droppedPackets << "; ECN marks " << totals.ecnMarked
+                      << ", PFC pauses " << totals.pfcPauses << std::endl
+                      << "  " << events << " events for " << totals.offeredPackets
+                      << " packets offered (" << eventsPerPacket << " per packet)" << std::endl;
+            results["bufferHighWaterBytes"] = totals.bufferHighWater;
+            results["offeredPackets"] = totals.offeredPackets;
+            results["deliveredPackets"] = totals.deliveredPackets;
+            results["droppedPackets"] = totals.droppedPackets;
+            results["ecnMarked"] = totals.ecnMarked;
+            results["pfcPauses"] = totals.pfcPauses;
+            results["eventsPerOfferedPacket"] = eventsPerPacket;
+        }
+        if (!json.empty())
+        {
+            std::ofstream(json) << results.dump(2) << std::endl;
+            std::cout << "  results in " << json << std::endl;
+        }
+        if (!stats.empty())
+        {
+            std::ofstream out(stats);
+            helper.WriteStats(out);
+            std::cout << "  counters in " << stats << std::endl;
+        }
+    }
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_FABRIC_EXAMPLE_H */
