@@ -216,8 +216,10 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     {
         const uint64_t maxFrame =
             device->GetMtu() + ETHERNET_HEADER_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
-        const uint64_t wireBytes =
-            static_cast<uint64_t>(static_cast<double>(rate) * linkDelay.GetSeconds() / 8.0 + 1);
+        // Bytes in flight on the wire, rounded up: ceil(rate x delay / 8), in integers
+        // (rate in bit/s times delay in ns stays far below 2^64 for real links).
+        const uint64_t bitNs = rate * static_cast<uint64_t>(linkDelay.GetNanoSeconds());
+        const uint64_t wireBytes = (bitNs + 8000000000ULL - 1) / 8000000000ULL;
         headroom = 2 * wireBytes + 2 * maxFrame + PFC_FRAME_WIRE_BYTES;
     }
     port.headroom = headroom;

@@ -1,0 +1,485 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// GoogleTest: the standard Ethernet Clos baseline. Structure, routes, PFC headroom
+// and load balancing of the switches EthernetClosHelper builds, and death tests for
+// bad input to SharedBufferMmu, EthernetSwitch and EthernetClosHelper (each message
+// names the attribute or parameter and the bad value).
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/network-module.h"
+#include "ns3/udp-header.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <map>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The cluster of the plain tests: 3 leaves x 2 hosts, 2 spines x 2 links.
+ClusterDescription
+SmallClos()
+{
+    ClusterDescription c;
+    c.leaves = 3;
+    c.hostsPerLeaf = 2;
+    c.spines = 2;
+    c.linksPerLeafSpine = 2;
+    return c;
+}
+
+/// Build a Clos from a description (for the death tests).
+void
+BuildClos(const ClusterDescription& c)
+{
+    EthernetClosHelper clos;
+    clos.Install(c);
+    Simulator::Destroy();
+}
+
+/**
+ * A UDP/IPv4 packet as a RoCEv2 sender puts it on the wire (without Ethernet).
+ * \param sourcePort UDP source port (the entropy of the flow)
+ * \param destination destination address
+ * \param payload payload bytes
+ * \return the packet
+ */
+Ptr<Packet>
+MakeUdpPacket(uint16_t sourcePort, Ipv4Address destination, uint32_t payload = 100)
+{
+    Ptr<Packet> packet = Create<Packet>(payload);
+    UdpHeader udp;
+    udp.SetSourcePort(sourcePort);
+    udp.SetDestinationPort(4791);
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(destination);
+    ip.SetProtocol(17);
+    ip.SetDscp(Ipv4Header::DSCP_AF31); // 26: priority 3
+    ip.SetTtl(64);
+    ip.SetPayloadSize(packet->GetSize());
+    packet->AddHeader(ip);
+    return packet;
+}
+
+/// Give a switch one port on a fresh node (400 Gb/s, 500 ns).
+uint32_t
+AddOnePort(Ptr<EthernetSwitch> sw)
+{
+    Ptr<Node> node = CreateObject<Node>();
+    Ptr<RoceNetDevice> device = CreateObject<RoceNetDevice>();
+    device->SetAddress(Mac48Address::Allocate());
+    node->AddDevice(device);
+    return sw->AddPort(device, NanoSeconds(500));
+}
+
+/// An MMU with two ports of 1000 B headroom and 100000 B of buffer.
+Ptr<SharedBufferMmu>
+TwoPortMmu()
+{
+    Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("BufferSize", UintegerValue(100000));
+    mmu->AddPort(1000);
+    mmu->AddPort(1000);
+    return mmu;
+}
+
+} // namespace
+
+// ---- Structure and routes of the Clos ----
+
+TEST(EthernetClos, PortsPerLeafAndSpine)
+{
+    const ClusterDescription c = SmallClos();
+    EthernetClosHelper clos;
+    clos.Install(c);
+    ASSERT_EQ(clos.GetLeaves().GetN(), 3u);
+    ASSERT_EQ(clos.GetSpines().GetN(), 2u);
+    ASSERT_EQ(clos.GetHosts().GetN(), 6u);
+    for (uint32_t l = 0; l < c.leaves; ++l)
+    {
+        Ptr<EthernetSwitch> leaf = clos.GetLeaf(l);
+        // hostsPerLeaf + spines x linksPerLeafSpine = 2 + 2 x 2 = 6
+        EXPECT_EQ(leaf->GetNPorts(), 6u) << "leaf " << l;
+        EXPECT_EQ(clos.GetLeaves().Get(l)->GetObject<EthernetSwitch>(), leaf)
+            << "the switch is aggregated to its node";
+        // Host ports first, in host order.
+        for (uint32_t p = 0; p < c.hostsPerLeaf; ++p)
+        {
+            const uint32_t host = l * c.hostsPerLeaf + p;
+            EXPECT_EQ(leaf->GetPort(p),
+                      DynamicCast<RoceNetDevice>(clos.GetLeafHostDevices().Get(host)));
+        }
+    }
+    for (uint32_t s = 0; s < c.spines; ++s)
+    {
+        // leaves x linksPerLeafSpine = 3 x 2 = 6
+        EXPECT_EQ(clos.GetSpine(s)->GetNPorts(), 6u) << "spine " << s;
+        EXPECT_EQ(clos.GetSpines().Get(s)->GetObject<EthernetSwitch>(), clos.GetSpine(s));
+    }
+    // Uplinks follow the host ports in (spine, link) order; each leaf uplink and the
+    // spine port l x links + k are the two ends of channel (l, s, k).
+    for (uint32_t l = 0; l < c.leaves; ++l)
+    {
+        for (uint32_t s = 0; s < c.spines; ++s)
+        {
+            for (uint32_t k = 0; k < c.linksPerLeafSpine; ++k)
+            {
+                const uint32_t up = clos.GetLeafUplinkPort(l, s, k);
+                // hostsPerLeaf + s x linksPerLeafSpine + k
+                EXPECT_EQ(up, 2 + s * 2 + k);
+                Ptr<RoceChannel> channel = clos.GetFabricChannel(l, s, k);
+                EXPECT_EQ(clos.GetLeaf(l)->GetPort(up)->GetChannel(), channel);
+                EXPECT_EQ(clos.GetSpine(s)->GetPort(l * 2 + k)->GetChannel(), channel);
+            }
+        }
+    }
+    // 3 x 2 x 2 links, two devices each.
+    EXPECT_EQ(clos.GetFabricDevices().GetN(), 24u);
+    Simulator::Destroy();
+}
+
+TEST(EthernetClos, LeafAndSpineRoutes)
+{
+    const ClusterDescription c = SmallClos();
+    EthernetClosHelper clos;
+    clos.Install(c);
+    const std::vector<uint32_t> uplinks{2, 3, 4, 5}; // all spines x links
+    for (uint32_t l = 0; l < c.leaves; ++l)
+    {
+        for (uint32_t h = 0; h < c.GetHosts(); ++h)
+        {
+            const std::vector<uint32_t>& route = clos.GetLeaf(l)->GetRoute(h);
+            if (c.GetLeafOfHost(h) == l)
+            {
+                // Own host: exactly its host port.
+                EXPECT_EQ(route, std::vector<uint32_t>{h % c.hostsPerLeaf})
+                    << "leaf " << l << " host " << h;
+            }
+            else
+            {
+                EXPECT_EQ(route, uplinks) << "leaf " << l << " host " << h;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < c.spines; ++s)
+    {
+        for (uint32_t h = 0; h < c.GetHosts(); ++h)
+        {
+            // The links to the host's leaf L: ports L x links + 0 and L x links + 1.
+            const uint32_t leaf = c.GetLeafOfHost(h);
+            const std::vector<uint32_t> expected{leaf * 2, leaf * 2 + 1};
+            EXPECT_EQ(clos.GetSpine(s)->GetRoute(h), expected) << "spine " << s << " host " << h;
+        }
+    }
+    Simulator::Destroy();
+}
+
+TEST(EthernetClos, DefaultPfcHeadroomFromRateAndDelay)
+{
+    const ClusterDescription c = SmallClos();
+    EthernetClosHelper clos;
+    clos.Install(c);
+    // Defaults: 400 Gb/s and 500 ns on every link, Mtu 4200.
+    // wire = ceil(rate x delay / 8) = ceil(400e9 x 500e-9 / 8) = 25000
+    // headroom = 2 x wire + 2 x (Mtu + 14 + 24) + 84
+    //          = 2 x 25000 + 2 x (4200 + 14 + 24) + 84 = 50000 + 8476 + 84 = 58560
+    const uint64_t wire = 400000000000ULL * 500 / 1000000000ULL / 8;
+    ASSERT_EQ(wire, 25000u);
+    const uint64_t expected = 2 * wire + 2 * (4200 + 14 + 24) + 84;
+    ASSERT_EQ(expected, 58560u);
+    ASSERT_EQ(clos.GetLeaf(0)->GetPort(0)->GetMtu(), 4200);
+    // Every port of every switch has the same links, so the same headroom; the
+    // formula is checked once, on leaf 0 port 0 (a host port).
+    const uint64_t actual = clos.GetLeaf(0)->GetPfcHeadroom(0);
+    EXPECT_EQ(actual, expected) << "2 x ceil(400e9 x 500e-9 / 8) + 2 x (4200 + 14 + 24) + 84";
+    // The MMU reserves it for the one lossless priority of each of the 6 ports:
+    // 32 MiB - 58560 x 1 x 6 = 33554432 - 351360 = 33203072
+    EXPECT_EQ(clos.GetLeaf(0)->GetMmu()->GetSharedPoolBytes(), 33203072u);
+    for (uint32_t l = 0; l < c.leaves; ++l)
+    {
+        for (uint32_t p = 0; p < clos.GetLeaf(l)->GetNPorts(); ++p)
+        {
+            EXPECT_EQ(clos.GetLeaf(l)->GetPfcHeadroom(p), actual) << "leaf " << l << " " << p;
+        }
+        // 32 MiB - headroom x 1 lossless priority x 6 ports
+        EXPECT_EQ(clos.GetLeaf(l)->GetMmu()->GetSharedPoolBytes(), 33554432u - actual * 6)
+            << "leaf " << l;
+    }
+    for (uint32_t s = 0; s < c.spines; ++s)
+    {
+        for (uint32_t p = 0; p < clos.GetSpine(s)->GetNPorts(); ++p)
+        {
+            EXPECT_EQ(clos.GetSpine(s)->GetPfcHeadroom(p), actual) << "spine " << s << " " << p;
+        }
+        EXPECT_EQ(clos.GetSpine(s)->GetMmu()->GetSharedPoolBytes(), 33554432u - actual * 6)
+            << "spine " << s;
+    }
+    Simulator::Destroy();
+}
+
+// ---- Load balancing ----
+
+TEST(EthernetClos, EcmpIsPerFlowAndSpreadsEvenly)
+{
+    const ClusterDescription c = SmallClos();
+    EthernetClosHelper clos;
+    clos.Install(c);
+    Ptr<EthernetSwitch> leaf = clos.GetLeaf(0);
+    const uint32_t host = 2; // on leaf 1: routed over the 4 uplinks of leaf 0
+    const Ipv4Address destination = c.GetHostAddress(host);
+    const std::vector<uint32_t>& route = leaf->GetRoute(host);
+    ASSERT_EQ(route.size(), 4u);
+
+    // One 5-tuple, one port: the same packet, and another packet of the flow with
+    // another payload size.
+    Ptr<Packet> packet = MakeUdpPacket(0xC000, destination);
+    const uint32_t first = leaf->SelectPort(packet, host);
+    for (int i = 0; i < 10; ++i)
+    {
+        EXPECT_EQ(leaf->SelectPort(packet, host), first);
+        EXPECT_EQ(leaf->SelectPort(MakeUdpPacket(0xC000, destination, 1000 + i), host), first);
+    }
+
+    // 1024 flows (UDP source ports): each of 4 uplinks is a binomial(1024, 1/4),
+    // mean 1024 / 4 = 256, sd = sqrt(1024 x 1/4 x 3/4) = sqrt(192) = 13.86.
+    std::map<uint32_t, uint32_t> counts;
+    for (uint32_t i = 0; i < 1024; ++i)
+    {
+        const uint32_t port = leaf->SelectPort(MakeUdpPacket(49152 + i, destination), host);
+        ASSERT_NE(std::find(route.begin(), route.end(), port), route.end()) << "port " << port;
+        ++counts[port];
+    }
+    const double sd = std::sqrt(1024.0 * 0.25 * 0.75);
+    ASSERT_EQ(counts.size(), 4u) << "every uplink is used";
+    for (uint32_t port : route)
+    {
+        EXPECT_LE(std::abs(static_cast<double>(counts[port]) - 256.0), 4 * sd)
+            << "uplink " << port << " got " << counts[port];
+    }
+    // A single-port route always gives that port (own host 0 on leaf 0: port 0).
+    EXPECT_EQ(leaf->SelectPort(MakeUdpPacket(0xC000, c.GetHostAddress(0)), 0), 0u);
+    Simulator::Destroy();
+}
+
+TEST(EthernetClos, PacketSprayDealsRoundRobin)
+{
+    const ClusterDescription c = SmallClos();
+    EthernetClosHelper clos;
+    clos.SetSwitchAttribute("LoadBalancing", EnumValue(EthernetSwitch::PACKET_SPRAY));
+    clos.Install(c);
+    Ptr<EthernetSwitch> leaf = clos.GetLeaf(0);
+    const uint32_t k = 100;
+    // Leaf 0 towards hosts 2 and 4 (4 uplinks each), calls interleaved: each host
+    // has its own cursor, so each sees 2, 3, 4, 5, 2, ... and 4k calls give k per port.
+    std::map<uint32_t, uint32_t> counts2;
+    std::map<uint32_t, uint32_t> counts4;
+    for (uint32_t i = 0; i < 4 * k; ++i)
+    {
+        const uint32_t p2 = leaf->SelectPort(MakeUdpPacket(0xC000, c.GetHostAddress(2)), 2);
+        const uint32_t p4 = leaf->SelectPort(MakeUdpPacket(0xC000, c.GetHostAddress(4)), 4);
+        EXPECT_EQ(p2, 2 + i % 4) << "call " << i;
+        EXPECT_EQ(p4, 2 + i % 4) << "call " << i;
+        ++counts2[p2];
+        ++counts4[p4];
+    }
+    for (uint32_t port = 2; port <= 5; ++port)
+    {
+        EXPECT_EQ(counts2[port], k) << "port " << port;
+        EXPECT_EQ(counts4[port], k) << "port " << port;
+    }
+    // A spine towards host 0 (leaf 0): its 2 links, ports 0 and 1, alternate.
+    std::map<uint32_t, uint32_t> spineCounts;
+    for (uint32_t i = 0; i < 2 * k; ++i)
+    {
+        const uint32_t p = clos.GetSpine(1)->SelectPort(MakeUdpPacket(1, c.GetHostAddress(0)), 0);
+        EXPECT_EQ(p, i % 2) << "call " << i;
+        ++spineCounts[p];
+    }
+    EXPECT_EQ(spineCounts[0], k);
+    EXPECT_EQ(spineCounts[1], k);
+    Simulator::Destroy();
+}
+
+// ---- Bad input: each stops with a message naming the parameter and the value ----
+
+TEST(SharedBufferMmuDeathTest, AlphasMustBePositive)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+            mmu->SetAttribute("PfcAlpha", DoubleValue(0));
+            mmu->AddPort(1000);
+        },
+        "PfcAlpha must be greater than 0, got 0");
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+            mmu->SetAttribute("EgressAlpha", DoubleValue(0));
+            mmu->AddPort(1000);
+        },
+        "EgressAlpha must be greater than 0, got 0");
+}
+
+TEST(SharedBufferMmuDeathTest, BufferSizeBelowReservedHeadroom)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // 1 lossless priority x 2000 B > 1000 B of buffer.
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+            mmu->SetAttribute("BufferSize", UintegerValue(1000));
+            mmu->AddPort(2000);
+        },
+        "BufferSize 1000 B leaves no shared pool: 2000 B of PFC headroom are reserved for 1 "
+        "ports");
+    // Equal: no byte of shared pool left is refused too.
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+            mmu->SetAttribute("BufferSize", UintegerValue(2000));
+            mmu->AddPort(2000);
+        },
+        "BufferSize 2000 B leaves no shared pool: 2000 B .* reserved for 1 ports");
+    // The third port of 4000 B (two lossless priorities) overflows 20000 B:
+    // 3 x 2 x 4000 = 24000 >= 20000.
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+            mmu->SetAttribute("BufferSize", UintegerValue(20000));
+            mmu->SetAttribute("LosslessPriorities", UintegerValue(0x18));
+            mmu->AddPort(4000);
+            mmu->AddPort(4000);
+            mmu->AddPort(4000);
+        },
+        "BufferSize 20000 B leaves no shared pool: 24000 B .* reserved for 3 ports");
+}
+
+TEST(SharedBufferMmuDeathTest, ReleaseOfBytesNeverAdmitted)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(TwoPortMmu()->Release(0, 1, 0, 1000), "releasing 1000 B that were never admitted");
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = TwoPortMmu();
+            mmu->Admit(0, 1, 0, 1000);
+            mmu->Release(0, 1, 0, 1001);
+        },
+        "releasing 1001 B that were never admitted");
+    // Admitted towards port 1, released as if towards port 0.
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = TwoPortMmu();
+            mmu->Admit(0, 1, 0, 1000);
+            mmu->Release(0, 0, 0, 1000);
+        },
+        "releasing 1000 B that were never admitted");
+}
+
+TEST(SharedBufferMmuDeathTest, PortOrPriorityOutOfRange)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(TwoPortMmu()->Admit(2, 0, 0, 100),
+                 "SharedBufferMmu::Admit: port 2 does not exist \\(2 ports\\)");
+    EXPECT_DEATH(TwoPortMmu()->Admit(0, 7, 0, 100),
+                 "SharedBufferMmu::Admit: port 7 does not exist \\(2 ports\\)");
+    EXPECT_DEATH(TwoPortMmu()->Admit(0, 1, 8, 100),
+                 "SharedBufferMmu::Admit: priority 8 is not in 0\\.\\.7");
+    EXPECT_DEATH(TwoPortMmu()->Release(3, 0, 0, 100),
+                 "SharedBufferMmu::Release: port 3 does not exist \\(2 ports\\)");
+    EXPECT_DEATH(TwoPortMmu()->Release(0, 1, 9, 100),
+                 "SharedBufferMmu::Release: priority 9 is not in 0\\.\\.7");
+    EXPECT_DEATH(TwoPortMmu()->IsOverPauseThreshold(2, 3),
+                 "SharedBufferMmu::IsOverPauseThreshold: port 2 does not exist");
+    EXPECT_DEATH(TwoPortMmu()->IsBelowResumeThreshold(0, 8),
+                 "SharedBufferMmu::IsBelowResumeThreshold: priority 8 is not in 0\\.\\.7");
+    EXPECT_DEATH(TwoPortMmu()->GetEgressBytes(5, 0),
+                 "SharedBufferMmu::GetEgressBytes: port 5 does not exist \\(2 ports\\)");
+    EXPECT_DEATH(CreateObject<SharedBufferMmu>()->Admit(0, 0, 0, 100),
+                 "SharedBufferMmu::Admit: port 0 does not exist \\(0 ports\\)");
+}
+
+TEST(SharedBufferMmuDeathTest, PortsAfterTheFirstPacket)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            Ptr<SharedBufferMmu> mmu = TwoPortMmu();
+            mmu->Admit(0, 1, 0, 1000);
+            mmu->AddPort(1000);
+        },
+        "ports must be added before the first packet");
+}
+
+TEST(EthernetSwitchDeathTest, EcnParameters)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+            sw->SetAttribute("EcnKmin", UintegerValue(200000));
+            sw->SetAttribute("EcnKmax", UintegerValue(100000));
+            AddOnePort(sw);
+        },
+        "EcnKmax \\(100000\\) must not be below EcnKmin \\(200000\\)");
+    EXPECT_DEATH(
+        {
+            Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+            sw->SetAttribute("EcnPmax", DoubleValue(1.5));
+            AddOnePort(sw);
+        },
+        "EcnPmax must be in \\[0, 1\\], got 1\\.5");
+}
+
+TEST(EthernetSwitchDeathTest, RoutesAndAddressing)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // A port that does not exist: 1 port (index 0), the route names port 3.
+    EXPECT_DEATH(
+        {
+            Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+            sw->SetHostAddressing(Ipv4Address("10.0.0.0"), 4);
+            AddOnePort(sw);
+            sw->SetRoute(1, {0, 3});
+        },
+        "route for host 1 names port 3 of 1");
+    // Before SetHostAddressing there is no host.
+    EXPECT_DEATH(
+        {
+            Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+            AddOnePort(sw);
+            sw->SetRoute(0, {0});
+        },
+        "route for host 0 of 0 \\(call SetHostAddressing first\\)");
+    EXPECT_DEATH(CreateObject<EthernetSwitch>()->SetHostAddressing(Ipv4Address("10.0.0.0"), 0),
+                 "hosts must be at least 1, got 0");
+}
+
+TEST(EthernetClosDeathTest, ZeroSpinesOrLeavesAndInstallTwice)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    ClusterDescription noSpines = SmallClos();
+    noSpines.spines = 0;
+    EXPECT_DEATH(BuildClos(noSpines), "EthernetClosHelper: spines must be at least 1, got 0");
+    ClusterDescription noLeaves = SmallClos();
+    noLeaves.leaves = 0;
+    EXPECT_DEATH(BuildClos(noLeaves), "EthernetClosHelper: leaves must be at least 1, got 0");
+    EXPECT_DEATH(
+        {
+            EthernetClosHelper clos;
+            clos.Install(SmallClos());
+            clos.Install(SmallClos());
+        },
+        "EthernetClosHelper: Install called twice");
+}
