@@ -5,8 +5,6 @@
 // ai-fabric-dcqcn: two DCQCN senders into one ECN-marking bottleneck converge to
 // equal shares; rates never exceed the line rate; CNPs are counted end to end.
 
-#include "roce-test-switch.h"
-
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
@@ -66,23 +64,20 @@ class DcqcnConvergenceTestCase : public TestCase
         RngSeedManager::SetRun(1);
         const std::string rateString = std::to_string(m_gbps) + "Gbps";
         const double rate = m_gbps * 1e9;
-        NodeContainer hosts;
-        hosts.Create(3);
-        Ptr<Node> sw = CreateObject<Node>();
-        RocePointToPointHelper wire;
-        wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rateString)));
-        wire.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        Ptr<RoceTestSwitch> fabric = Create<RoceTestSwitch>(3);
-        // Marking thresholds scaled with the rate (100 KB / 400 KB per 25 Gb/s).
-        fabric->SetEcn(100000 * m_gbps / 25, 400000 * m_gbps / 25, 0.2);
-        NetDeviceContainer nics;
-        for (uint32_t h = 0; h < 3; ++h)
-        {
-            NetDeviceContainer d = wire.Install(hosts.Get(h), sw);
-            nics.Add(d.Get(0));
-            uint32_t port = fabric->AddPort(DynamicCast<RoceNetDevice>(d.Get(1)));
-            fabric->AddRoute(DynamicCast<RoceNetDevice>(d.Get(0))->GetIpv4Address(), port);
-        }
+        // One switch: a Clos of one leaf with three hosts (its spine carries nothing).
+        // ECN thresholds are the switch's defaults, scaled with the rate: 100 KB /
+        // 400 KB per 25 Gb/s, Pmax 0.2.
+        ClusterDescription cluster;
+        cluster.leaves = 1;
+        cluster.hostsPerLeaf = 3;
+        cluster.spines = 1;
+        cluster.hostLinkRate = DataRate(rateString);
+        cluster.fabricLinkRate = DataRate(rateString);
+        cluster.hostLinkDelay = MicroSeconds(1);
+        EthernetClosHelper fabric;
+        fabric.Install(cluster);
+        fabric.AssignStreams(3);
+        const NetDeviceContainer& nics = fabric.GetHostDevices();
         RdmaHelper rdma;
         rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
         rdma.Install(nics);
@@ -140,10 +135,10 @@ class DcqcnConvergenceTestCase : public TestCase
             }
         });
         // The bottleneck queue (switch port to host 2, data priority 3), sampled.
-        Ptr<RoceNetDevice> bottleneck = DynamicCast<RoceNetDevice>(sw->GetDevice(2));
+        Ptr<SharedBufferMmu> mmu = fabric.GetLeaf(0)->GetMmu();
         uint64_t maxQueue = 0;
         std::function<void()> watch = [&]() {
-            maxQueue = std::max(maxQueue, bottleneck->GetQueueBytes(3));
+            maxQueue = std::max(maxQueue, mmu->GetEgressBytes(2, 3));
             Simulator::Schedule(MicroSeconds(10), watch);
         };
         Simulator::Schedule(from, watch);
@@ -160,9 +155,9 @@ class DcqcnConvergenceTestCase : public TestCase
         std::cout << "DCQCN: share of sender 0 " << share0 << ", bottleneck goodput " << total / 1e9
                   << " Gb/s, rates now " << rdma.GetTransport(0)->GetQpRate(0) / 1e9 << " / "
                   << rdma.GetTransport(1)->GetQpRate(0) / 1e9 << " Gb/s, max rate " << maxRate / 1e9
-                  << " Gb/s, CE marks " << fabric->GetMarked() << ", CNPs sent " << sr.cnpsSent
-                  << ", received " << s0.cnpsReceived << " + " << s1.cnpsReceived << ", max queue "
-                  << maxQueue << " B" << std::endl;
+                  << " Gb/s, CE marks " << fabric.GetTotals().ecnMarked << ", CNPs sent "
+                  << sr.cnpsSent << ", received " << s0.cnpsReceived << " + " << s1.cnpsReceived
+                  << ", max queue " << maxQueue << " B" << std::endl;
         // Equal shares within 10%: each sender's share in [0.45, 0.55].
         NS_TEST_EXPECT_MSG_EQ_TOL(share0, 0.5, 0.05, "equal shares within 10%");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(maxRate, rate, "rate never above the line rate");
@@ -190,7 +185,7 @@ class DcqcnConvergenceTestCase : public TestCase
                                   delta,
                                   "mean DCQCN rates add up to what the bottleneck carried");
         NS_TEST_EXPECT_MSG_GT(sr.cnpsSent, 0, "CNPs sent");
-        NS_TEST_EXPECT_MSG_GT(fabric->GetMarked(), 0, "packets marked");
+        NS_TEST_EXPECT_MSG_GT(fabric.GetTotals().ecnMarked, 0, "packets marked");
         // No loss: every CNP sent arrives (those still on the wire at the stop excepted).
         NS_TEST_EXPECT_MSG_LT_OR_EQ(s0.cnpsReceived + s1.cnpsReceived, sr.cnpsSent, "CNPs");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(s0.cnpsReceived + s1.cnpsReceived + 2,
@@ -205,7 +200,6 @@ class DcqcnConvergenceTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT_OR_EQ(total, goodputBound + edge, "goodput above its bound");
         NS_TEST_EXPECT_MSG_GT(total, 0.99 * goodputBound, "bottleneck idle over 1%");
         NS_TEST_EXPECT_MSG_EQ(s0.retransmittedPackets + s1.retransmittedPackets, 0, "no loss");
-        fabric->Dispose();
         Simulator::Destroy();
     }
 

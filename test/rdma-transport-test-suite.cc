@@ -5,8 +5,6 @@
 // ai-fabric-rdma-transport: goodput on an idle link, message semantics, loss (random
 // and burst), tail loss, retry limit, window and round robin.
 
-#include "roce-test-switch.h"
-
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
@@ -469,21 +467,17 @@ class RdmaRoundRobinWindowTestCase : public TestCase
 
     void DoRun() override
     {
-        NodeContainer hosts;
-        hosts.Create(3);
-        Ptr<Node> sw = CreateObject<Node>();
-        RocePointToPointHelper wire;
-        wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
-        wire.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        Ptr<RoceTestSwitch> fabric = Create<RoceTestSwitch>(1);
-        NetDeviceContainer nics;
-        for (uint32_t h = 0; h < 3; ++h)
-        {
-            NetDeviceContainer d = wire.Install(hosts.Get(h), sw);
-            nics.Add(d.Get(0));
-            uint32_t port = fabric->AddPort(DynamicCast<RoceNetDevice>(d.Get(1)));
-            fabric->AddRoute(DynamicCast<RoceNetDevice>(d.Get(0))->GetIpv4Address(), port);
-        }
+        // One switch: a Clos of one leaf with three hosts.
+        ClusterDescription cluster;
+        cluster.leaves = 1;
+        cluster.hostsPerLeaf = 3;
+        cluster.spines = 1;
+        cluster.hostLinkRate = DataRate("100Gbps");
+        cluster.fabricLinkRate = DataRate("100Gbps");
+        cluster.hostLinkDelay = MicroSeconds(1);
+        EthernetClosHelper fabric;
+        fabric.Install(cluster);
+        const NetDeviceContainer& nics = fabric.GetHostDevices();
         RdmaHelper rdma;
         const uint64_t window = 8 * 4096;
         rdma.SetTransportAttribute("MaxBytesInFlight", UintegerValue(window));
@@ -525,7 +519,6 @@ class RdmaRoundRobinWindowTestCase : public TestCase
         std::cout << "round robin share of QP 0 over the first half: " << share
                   << ", max in flight " << maxInFlight << " packets" << std::endl;
         NS_TEST_EXPECT_MSG_EQ_TOL(share, 0.5, 0.01, "equal shares within 1%");
-        fabric->Dispose();
         Simulator::Destroy();
     }
 };

@@ -6,8 +6,6 @@
 // malformed frames; data PSNs are in order; ACKs, CNPs and a PFC frame decode. A
 // missing tshark is a failure, not a skip.
 
-#include "roce-test-switch.h"
-
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
@@ -98,30 +96,29 @@ class RocePcapTestCase : public TestCase
         RdmaTransport::Stats s0;
         RoceNetDevice::Counters nic0;
         {
-            NodeContainer hosts;
-            hosts.Create(3);
-            Ptr<Node> sw = CreateObject<Node>();
-            RocePointToPointHelper wire;
-            wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate("25Gbps")));
-            wire.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-            Ptr<RoceTestSwitch> fabric = Create<RoceTestSwitch>(5);
-            fabric->SetEcn(20000, 80000, 0.5);
-            NetDeviceContainer nics;
-            NetDeviceContainer ports;
-            for (uint32_t h = 0; h < 3; ++h)
-            {
-                NetDeviceContainer d = wire.Install(hosts.Get(h), sw);
-                nics.Add(d.Get(0));
-                ports.Add(d.Get(1));
-                uint32_t port = fabric->AddPort(DynamicCast<RoceNetDevice>(d.Get(1)));
-                fabric->AddRoute(DynamicCast<RoceNetDevice>(d.Get(0))->GetIpv4Address(), port);
-            }
+            // One switch: a Clos of one leaf with three hosts, marking early
+            // (20 KB / 80 KB, Pmax 0.5 at 25 Gb/s) so the capture holds CNPs.
+            ClusterDescription cluster;
+            cluster.leaves = 1;
+            cluster.hostsPerLeaf = 3;
+            cluster.spines = 1;
+            cluster.hostLinkRate = DataRate("25Gbps");
+            cluster.fabricLinkRate = DataRate("25Gbps");
+            cluster.hostLinkDelay = MicroSeconds(1);
+            EthernetClosHelper fabric;
+            fabric.SetSwitchAttribute("EcnKmin", UintegerValue(20000));
+            fabric.SetSwitchAttribute("EcnKmax", UintegerValue(80000));
+            fabric.SetSwitchAttribute("EcnPmax", DoubleValue(0.5));
+            fabric.Install(cluster);
+            fabric.AssignStreams(5);
+            const NetDeviceContainer& nics = fabric.GetHostDevices();
+            const NetDeviceContainer& ports = fabric.GetLeafHostDevices();
             RdmaHelper rdma;
             rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
             rdma.SetTransportAttribute("Mtu", UintegerValue(1024));
             rdma.Install(nics);
-            wire.EnablePcap(prefix + "-host0.pcap", nics.Get(0), false, true);
-            wire.EnablePcap(prefix + "-host2.pcap", nics.Get(2), false, true);
+            fabric.EnablePcap(prefix + "-host0.pcap", nics.Get(0), false, true);
+            fabric.EnablePcap(prefix + "-host2.pcap", nics.Get(2), false, true);
             uint32_t done = 0;
             auto count = MakeBoundCallback(
                 +[](uint32_t* n, const RdmaCompletion&) { ++*n; },
@@ -139,7 +136,6 @@ class RocePcapTestCase : public TestCase
             s0 = rdma.GetTransport(0)->GetStats();
             NS_TEST_EXPECT_MSG_GT(s0.cnpsReceived, 0, "the capture has CNPs");
             nic0 = DynamicCast<RoceNetDevice>(nics.Get(0))->GetCounters();
-            fabric->Dispose();
             Simulator::Destroy();
         }
 
