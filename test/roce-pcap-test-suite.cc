@@ -3,8 +3,9 @@
  */
 
 // ai-fabric-roce-pcap: a capture of host links opens in tshark as RoCEv2 with zero
-// malformed frames; data PSNs are in order; ACKs, CNPs and a PFC frame decode. A
-// missing tshark is a failure, not a skip.
+// malformed frames; data PSNs are in order; ACKs, CNPs and PFC frames (sent by hand,
+// and sent by an Ethernet Clos switch under incast) decode. A missing tshark is a
+// failure, not a skip.
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -61,6 +62,23 @@ Split(const std::string& line, char sep)
     return fields;
 }
 
+/// \return the path of tshark, or empty if it is not installed
+std::string
+FindTshark()
+{
+    int status = 0;
+    std::string tshark = Capture("command -v tshark", &status);
+    while (!tshark.empty() && (tshark.back() == '\n' || tshark.back() == '\r'))
+    {
+        tshark.pop_back();
+    }
+    return tshark;
+}
+
+/// What a test expects when tshark is missing.
+constexpr const char* NO_TSHARK =
+    "tshark is not installed (apt-get install tshark): this test needs it and fails without it";
+
 } // namespace
 
 /**
@@ -79,15 +97,8 @@ class RocePcapTestCase : public TestCase
     void DoRun() override
     {
         int status = 0;
-        std::string tshark = Capture("command -v tshark", &status);
-        while (!tshark.empty() && (tshark.back() == '\n' || tshark.back() == '\r'))
-        {
-            tshark.pop_back();
-        }
-        NS_TEST_ASSERT_MSG_EQ(tshark.empty(),
-                              false,
-                              "tshark is not installed (apt-get install tshark): this test needs "
-                              "it and fails without it");
+        const std::string tshark = FindTshark();
+        NS_TEST_ASSERT_MSG_EQ(tshark.empty(), false, NO_TSHARK);
 
         // The simulation lives in this block: releasing every device closes (flushes)
         // the pcap files before tshark reads them.
@@ -223,6 +234,93 @@ class RocePcapTestCase : public TestCase
     }
 };
 
+/**
+ * A 7:1 lossless incast on the Ethernet Clos: the leaf pauses and resumes the
+ * senders on its own host ports with real PFC frames. tshark decodes the capture of
+ * one of those links: every PFC frame the switch port sent, pauses of 0xffff quanta
+ * and resumes of 0 on priority 3, and the RoCE frames around them, none malformed.
+ */
+class ClosPfcPcapTestCase : public TestCase
+{
+  public:
+    ClosPfcPcapTestCase()
+        : TestCase("tshark decodes the PFC pauses and resumes an Ethernet Clos switch sends")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        int status = 0;
+        const std::string tshark = FindTshark();
+        NS_TEST_ASSERT_MSG_EQ(tshark.empty(), false, NO_TSHARK);
+        const std::string file = CreateTempDirFilename("clos-pfc.pcap");
+        RoceNetDevice::Counters port;
+        RoceNetDevice::Counters nic;
+        {
+            ClusterDescription cluster;
+            cluster.leaves = 2;
+            cluster.hostsPerLeaf = 4;
+            cluster.spines = 2;
+            cluster.hostLinkRate = DataRate("100Gbps");
+            cluster.fabricLinkRate = DataRate("100Gbps");
+            EthernetClosHelper fabric;
+            fabric.SetMmuAttribute("BufferSize", UintegerValue(1 << 20));
+            fabric.Install(cluster);
+            RdmaHelper rdma;
+            rdma.Install(fabric.GetHostDevices());
+            // Host 1 shares leaf 0 with the receiver, host 0.
+            fabric.EnablePcap(file, fabric.GetHostDevice(1), false, true);
+            for (uint32_t h = 1; h < 8; ++h)
+            {
+                rdma.Post(h, 0, 1 << 20, h, RdmaCompletionCallback());
+            }
+            Simulator::Run();
+            port = DynamicCast<RoceNetDevice>(fabric.GetLeafHostDevices().Get(1))->GetCounters();
+            nic = fabric.GetHostDevice(1)->GetCounters();
+            Simulator::Destroy();
+        }
+        NS_TEST_ASSERT_MSG_GT(port.pfcSent, 1, "the leaf paused host 1 and resumed it");
+        const std::string base = tshark + " -n -r " + file;
+        const std::string malformed = Capture(base + " -Y _ws.malformed 2>/dev/null", &status);
+        NS_TEST_EXPECT_MSG_EQ(status, 0, "tshark ran");
+        NS_TEST_EXPECT_MSG_EQ(malformed, "", "no malformed frame");
+        const std::string rows = Capture(base + " -T fields -E separator=, -e macc.opcode -e "
+                                                "macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e "
+                                                "infiniband.bth.opcode 2>/dev/null",
+                                         &status);
+        uint64_t frames = 0;
+        uint64_t pauses = 0;
+        uint64_t resumes = 0;
+        uint64_t roce = 0;
+        std::stringstream lines(rows);
+        std::string line;
+        while (std::getline(lines, line))
+        {
+            const auto f = Split(line, ',');
+            NS_TEST_ASSERT_MSG_EQ(f.size(), 4, "four fields: " << line);
+            ++frames;
+            if (f[0].empty())
+            {
+                roce += !f[3].empty();
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(std::stoul(f[0], nullptr, 0), 0x0101, "PFC opcode");
+            NS_TEST_EXPECT_MSG_EQ(std::stoul(f[1], nullptr, 0), 1u << 3, "priority 3 only");
+            const unsigned long quanta = std::stoul(f[2]);
+            NS_TEST_EXPECT_MSG_EQ((quanta == 0xffff || quanta == 0), true, "pause or resume");
+            (quanta == 0 ? resumes : pauses)++;
+        }
+        std::cout << file << ": " << frames << " frames, " << pauses << " PFC pauses, " << resumes
+                  << " resumes, " << roce << " RoCE" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(frames, nic.txFrames + nic.rxFrames, "every frame is in the capture");
+        NS_TEST_EXPECT_MSG_EQ(pauses + resumes, port.pfcSent, "every PFC frame the port sent");
+        NS_TEST_EXPECT_MSG_EQ(pauses + resumes, nic.pfcReceived, "every PFC frame host 1 got");
+        NS_TEST_EXPECT_MSG_GT(resumes, 0, "resumes decoded");
+        NS_TEST_EXPECT_MSG_EQ(roce + pauses + resumes, frames, "every other frame is RoCE");
+    }
+};
+
 /// The suite.
 class RocePcapTestSuite : public TestSuite
 {
@@ -231,6 +329,7 @@ class RocePcapTestSuite : public TestSuite
         : TestSuite("ai-fabric-roce-pcap", TestSuite::Type::UNIT)
     {
         AddTestCase(new RocePcapTestCase(), TestCase::QUICK);
+        AddTestCase(new ClosPfcPcapTestCase(), TestCase::QUICK);
     }
 };
 
