@@ -33,8 +33,9 @@ constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 constexpr uint32_t PARSED_BYTES = 28;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
-/// A PFC frame on the wire: 60 B + FCS 4 + preamble and gap 20.
-constexpr uint32_t PFC_FRAME_WIRE_BYTES = 84;
+/// A PFC frame on the wire: a minimum frame, FCS, preamble and gap (84 B).
+constexpr uint32_t PFC_FRAME_WIRE_BYTES =
+    RoceNetDevice::MIN_FRAME_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
 /// Bit times of one pause quantum.
 constexpr uint64_t BITS_PER_QUANTUM = 512;
 } // namespace
@@ -95,13 +96,14 @@ EthernetSwitch::GetTypeId()
                           MakeDataRateChecker())
             .AddAttribute("PfcPauseQuanta",
                           "Pause time of the PFC frames sent, in quanta of 512 bit times "
-                          "(repeated at half this time while congestion lasts)",
+                          "(repeated at half this time while congestion lasts; at least two "
+                          "largest frames and PFC frames long)",
                           UintegerValue(0xffff),
                           MakeUintegerAccessor(&EthernetSwitch::m_pfcPauseQuanta),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("PfcHeadroom",
                           "Headroom per lossless (port, priority), bytes; 0 computes it "
-                          "per port: 2 x rate x link delay + 2 largest frames + a PFC frame",
+                          "per port: 2 x rate x link delay + 3 largest frames + a PFC frame",
                           UintegerValue(0),
                           MakeUintegerAccessor(&EthernetSwitch::m_pfcHeadroom),
                           MakeUintegerChecker<uint64_t>())
@@ -209,20 +211,30 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     port.device = device;
     port.ecnKmin = static_cast<uint64_t>(static_cast<double>(m_ecnKmin) * scale);
     port.ecnKmax = static_cast<uint64_t>(static_cast<double>(m_ecnKmax) * scale);
-    port.pauseDuration =
-        device->GetDataRate().CalculateBytesTxTime(m_pfcPauseQuanta * BITS_PER_QUANTUM / 8);
+    const uint64_t maxFrame =
+        device->GetMtu() + ETHERNET_HEADER_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
+    // A pause is repeated at half its time; that half must fit the largest frame and
+    // the PFC frame behind it, or repeats would crowd out the data.
+    const uint64_t pauseBytes = uint64_t(m_pfcPauseQuanta) * BITS_PER_QUANTUM / 8;
+    NS_ABORT_MSG_IF(pauseBytes < 2 * (maxFrame + PFC_FRAME_WIRE_BYTES),
+                    "EthernetSwitch: PfcPauseQuanta "
+                        << m_pfcPauseQuanta << " is too short for port " << index << " (Mtu "
+                        << device->GetMtu() << "): a pause must last at least "
+                        << 2 * (maxFrame + PFC_FRAME_WIRE_BYTES) << " byte times");
+    port.pauseDuration = device->GetDataRate().CalculateBytesTxTime(pauseBytes);
     uint64_t headroom = m_pfcHeadroom;
     if (headroom == 0)
     {
-        const uint64_t maxFrame =
-            device->GetMtu() + ETHERNET_HEADER_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
         // Bytes in flight on the wire, rounded up: ceil(rate x delay / 8), in integers
         // (rate in bit/s times delay in ns stays far below 2^64 for real links).
         const uint64_t bitNs = rate * static_cast<uint64_t>(linkDelay.GetNanoSeconds());
         const uint64_t wireBytes = (bitNs + 8000000000ULL - 1) / 8000000000ULL;
-        headroom = 2 * wireBytes + 2 * maxFrame + PFC_FRAME_WIRE_BYTES;
+        // After the threshold is crossed: the crossing frame itself (it is admitted
+        // before the pause is sent), the frame this port is sending ahead of the
+        // pause, the frame the upstream is sending when the pause arrives, the pause
+        // frame's own time, and the wire's contents both ways.
+        headroom = 2 * wireBytes + 3 * maxFrame + PFC_FRAME_WIRE_BYTES;
     }
-    port.headroom = headroom;
     m_mmu->AddPort(headroom);
     m_ports.push_back(std::move(port));
 
@@ -563,7 +575,7 @@ uint64_t
 EthernetSwitch::GetPfcHeadroom(uint32_t port) const
 {
     NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
-    return m_ports[port].headroom;
+    return m_mmu->GetHeadroom(port);
 }
 
 bool

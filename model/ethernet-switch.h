@@ -174,7 +174,6 @@ class EthernetSwitch : public Object
     struct Port
     {
         Ptr<RoceNetDevice> device;                                           //!< the port
-        uint64_t headroom{0};                                                //!< PFC headroom
         std::array<std::deque<Entry>, RoceNetDevice::NUM_PRIORITIES> queues; //!< by priority
         uint64_t ecnKmin{0};                                                 //!< scaled Kmin
         uint64_t ecnKmax{0};                                                 //!< scaled Kmax

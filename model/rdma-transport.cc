@@ -60,6 +60,14 @@ RdmaTransport::GetTypeId()
                           UintegerValue(16),
                           MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AckRequestInterval",
+                          "A queue pair paced so slowly (DCQCN) that AckInterval packets "
+                          "take longer than this sets the BTH AckReq bit on every packet, "
+                          "so it is acknowledged well within RetransmitTimeout (must be "
+                          "below it; 0: RetransmitTimeout / 8)",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaTransport::m_ackRequestInterval),
+                          MakeTimeChecker())
             .AddAttribute("InitialPsn",
                           "First PSN (24 bits) of the queue pairs this transport sends on",
                           UintegerValue(0),
@@ -266,6 +274,10 @@ RdmaTransport::Validate() const
     NS_ABORT_MSG_IF(m_cnpInterval.IsStrictlyNegative(),
                     "RdmaTransport: CnpInterval " << m_cnpInterval << " must be >= 0");
     NS_ABORT_MSG_IF(m_ackInterval == 0, "RdmaTransport: AckInterval 0 must be >= 1");
+    NS_ABORT_MSG_IF(m_ackRequestInterval.IsStrictlyNegative() || m_ackRequestInterval >= m_rto,
+                    "RdmaTransport: AckRequestInterval "
+                        << m_ackRequestInterval << " must be in [0, RetransmitTimeout " << m_rto
+                        << ")");
     if (m_device)
     {
         uint32_t ipBytes = m_mtu + HEADER_BYTES + RethHeader::SIZE;
@@ -513,19 +525,16 @@ RdmaTransport::PullData(uint8_t priority)
         }
         bool wasIdle = !qp.HasOutstanding();
         RdmaQueuePair::Segment s = qp.NextSegment();
-        Ptr<Packet> packet = BuildData(qp, s);
-        if (qp.cc && qp.cc->IsLimited())
-        {
-            // Pace at the QP's rate: the frame's wire bytes at RC.
-            uint64_t wireBytes = std::max<uint64_t>(packet->GetSize() + ETHERNET_HEADER_BYTES,
-                                                    RoceNetDevice::MIN_FRAME_BYTES) +
-                                 RoceNetDevice::WIRE_EXTRA_BYTES;
-            qp.nextSendTime = now + Seconds(wireBytes * 8.0 / qp.cc->GetRate());
-        }
-        else
-        {
-            qp.nextSendTime = now;
-        }
+        // Pace at the QP's rate: the frame's wire bytes at RC. A QP paced so slowly
+        // that AckInterval packets take longer than the ACK request interval asks
+        // for an ACK on every packet, or its timer would expire waiting for them.
+        const Time gap = qp.cc && qp.cc->IsLimited()
+                             ? Seconds(GetWireBytes(s) * 8.0 / qp.cc->GetRate())
+                             : Time(0);
+        const Time ackRequest = m_ackRequestInterval.IsZero() ? m_rto / 8 : m_ackRequestInterval;
+        Ptr<Packet> packet =
+            BuildData(qp, s, gap.GetSeconds() * m_ackInterval >= ackRequest.GetSeconds());
+        qp.nextSendTime = now + gap;
         if (qp.cc)
         {
             double before = qp.cc->GetRate();
@@ -583,8 +592,17 @@ RdmaTransport::AddIpUdp(Ptr<Packet> packet, const RdmaQueuePair& qp, uint8_t dsc
     packet->AddHeader(ip);
 }
 
+uint64_t
+RdmaTransport::GetWireBytes(const RdmaQueuePair::Segment& s)
+{
+    const bool reth = s.opcode == BthHeader::RC_WRITE_FIRST || s.opcode == BthHeader::RC_WRITE_ONLY;
+    const uint64_t ipBytes = s.payload + HEADER_BYTES + (reth ? RethHeader::SIZE : 0);
+    return std::max<uint64_t>(ipBytes + ETHERNET_HEADER_BYTES, RoceNetDevice::MIN_FRAME_BYTES) +
+           RoceNetDevice::WIRE_EXTRA_BYTES;
+}
+
 Ptr<Packet>
-RdmaTransport::BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s)
+RdmaTransport::BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s, bool ackRequest)
 {
     Ptr<Packet> packet = Create<Packet>(s.payload); // zero bytes, never materialised
     packet->AddTrailer(IcrcTrailer());
@@ -602,7 +620,8 @@ RdmaTransport::BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s)
     bth.SetOpcode(s.opcode);
     bth.SetDestQp(qp.GetRemoteQpn() + QPN_BASE);
     bth.SetPsn(static_cast<uint32_t>(s.psn));
-    bth.SetAckReq(s.opcode == BthHeader::RC_WRITE_LAST || s.opcode == BthHeader::RC_WRITE_ONLY);
+    bth.SetAckReq(ackRequest || s.opcode == BthHeader::RC_WRITE_LAST ||
+                  s.opcode == BthHeader::RC_WRITE_ONLY);
     packet->AddHeader(bth);
     AddIpUdp(packet, qp, m_dataDscp, Ipv4Header::ECN_ECT0);
     return packet;

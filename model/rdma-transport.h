@@ -171,8 +171,11 @@ class RdmaTransport : public Object
     void ScheduleWake(Time at);
     /// Pacing wake-up.
     void Wake();
-    /// Build the frame of one data segment.
-    Ptr<Packet> BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s);
+    /// Build the frame of one data segment; AckReq is set on the last packet of a
+    /// message and wherever ackRequest is true.
+    Ptr<Packet> BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s, bool ackRequest);
+    /// \param s a segment \return bytes its frame takes on the wire
+    static uint64_t GetWireBytes(const RdmaQueuePair::Segment& s);
     /// Add IPv4 + UDP headers and the ICRC trailer, then send on the control priority.
     void SendControl(Ptr<Packet> packet, const RdmaQueuePair& qp);
     /// Add IPv4 and UDP headers.
@@ -211,6 +214,7 @@ class RdmaTransport : public Object
     uint32_t m_ackInterval;      //!< ACK every N in-order packets
     uint32_t m_initialPsn;       //!< first PSN of every QP this transport sends on
     Time m_rto;                  //!< retransmission timeout
+    Time m_ackRequestInterval;   //!< slow-pacing threshold for AckReq (0: m_rto / 8)
     uint32_t m_retryLimit;       //!< timeouts without progress before the QP fails
     uint64_t m_windowBytes;      //!< bytes-in-flight window (0 = none)
     uint8_t m_dataDscp;          //!< DSCP of data packets

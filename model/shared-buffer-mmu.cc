@@ -247,6 +247,13 @@ SharedBufferMmu::GetIngressBytes(uint32_t port, uint8_t priority) const
 }
 
 uint64_t
+SharedBufferMmu::GetHeadroom(uint32_t port) const
+{
+    Check(port, 0, "GetHeadroom");
+    return m_ports[port].headroom;
+}
+
+uint64_t
 SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t priority) const
 {
     Check(port, priority, "GetHeadroomBytes");

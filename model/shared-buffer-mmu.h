@@ -103,6 +103,8 @@ class SharedBufferMmu : public Object
     uint64_t GetEgressBytes(uint32_t port, uint8_t priority) const;
     /// \param port ingress port \param priority 0..7 \return bytes that came in there
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
+    /// \param port ingress port \return headroom reserved per lossless priority
+    uint64_t GetHeadroom(uint32_t port) const;
     /// \param port ingress port \param priority 0..7 \return headroom bytes in use
     uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
     /// \return the number of ports

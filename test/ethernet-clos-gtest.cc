@@ -192,20 +192,20 @@ TEST(EthernetClos, DefaultPfcHeadroomFromRateAndDelay)
     clos.Install(c);
     // Defaults: 400 Gb/s and 500 ns on every link, Mtu 4200.
     // wire = ceil(rate x delay / 8) = ceil(400e9 x 500e-9 / 8) = 25000
-    // headroom = 2 x wire + 2 x (Mtu + 14 + 24) + 84
-    //          = 2 x 25000 + 2 x (4200 + 14 + 24) + 84 = 50000 + 8476 + 84 = 58560
+    // headroom = 2 x wire + 3 x (Mtu + 14 + 24) + 84
+    //          = 2 x 25000 + 3 x (4200 + 14 + 24) + 84 = 50000 + 12714 + 84 = 62798
     const uint64_t wire = 400000000000ULL * 500 / 1000000000ULL / 8;
     ASSERT_EQ(wire, 25000u);
-    const uint64_t expected = 2 * wire + 2 * (4200 + 14 + 24) + 84;
-    ASSERT_EQ(expected, 58560u);
+    const uint64_t expected = 2 * wire + 3 * (4200 + 14 + 24) + 84;
+    ASSERT_EQ(expected, 62798u);
     ASSERT_EQ(clos.GetLeaf(0)->GetPort(0)->GetMtu(), 4200);
     // Every port of every switch has the same links, so the same headroom; the
     // formula is checked once, on leaf 0 port 0 (a host port).
     const uint64_t actual = clos.GetLeaf(0)->GetPfcHeadroom(0);
-    EXPECT_EQ(actual, expected) << "2 x ceil(400e9 x 500e-9 / 8) + 2 x (4200 + 14 + 24) + 84";
+    EXPECT_EQ(actual, expected) << "2 x ceil(400e9 x 500e-9 / 8) + 3 x (4200 + 14 + 24) + 84";
     // The MMU reserves it for the one lossless priority of each of the 6 ports:
-    // 32 MiB - 58560 x 1 x 6 = 33554432 - 351360 = 33203072
-    EXPECT_EQ(clos.GetLeaf(0)->GetMmu()->GetSharedPoolBytes(), 33203072u);
+    // 32 MiB - 62798 x 1 x 6 = 33554432 - 376788 = 33177644
+    EXPECT_EQ(clos.GetLeaf(0)->GetMmu()->GetSharedPoolBytes(), 33177644u);
     for (uint32_t l = 0; l < c.leaves; ++l)
     {
         for (uint32_t p = 0; p < clos.GetLeaf(l)->GetNPorts(); ++p)
@@ -440,6 +440,16 @@ TEST(EthernetSwitchDeathTest, EcnParameters)
             AddOnePort(sw);
         },
         "EcnPmax must be in \\[0, 1\\], got 1\\.5");
+    // A pause repeated at half its time must fit a largest frame and a PFC frame:
+    // 2 x (4200 + 14 + 24 + 84) = 8644 byte times = 135.06 quanta of 64 bytes.
+    EXPECT_DEATH(
+        {
+            Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+            sw->SetAttribute("PfcPauseQuanta", UintegerValue(135));
+            AddOnePort(sw);
+        },
+        "PfcPauseQuanta 135 is too short for port 0 \\(Mtu 4200\\): a pause must last at "
+        "least 8644 byte times");
 }
 
 TEST(EthernetSwitchDeathTest, RoutesAndAddressing)

@@ -19,6 +19,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/udp-line-rate-source.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -316,6 +317,58 @@ class EthernetLosslessIncastTestCase : public EthernetClosTestCase
     }
 };
 
+/// Lossless line-rate UDP (DSCP 26, priority 3) into a congestion tree while the
+/// reverse direction of the congested ingress links is busy with full frames: the
+/// pause waits behind a full frame on the way up, a full frame is finishing on the
+/// way down, and the frame that crossed the threshold is already in; the default
+/// headroom holds them all, so nothing is dropped.
+class EthernetHeadroomTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetHeadroomTestCase()
+        : EthernetClosTestCase("Clos: default PFC headroom holds a congestion tree with busy "
+                               "reverse links")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const DataRate rate : {DataRate("100Gbps"), DataRate("400Gbps")})
+        {
+            ClusterDescription cluster = SmallCluster(2, 3, 1);
+            cluster.hostLinkRate = rate;
+            cluster.fabricLinkRate = rate;
+            EthernetClosHelper clos;
+            clos.SetMmuAttribute("BufferSize", UintegerValue(1 << 20));
+            clos.Install(cluster);
+            std::vector<Ptr<UdpLineRateSource>> sources;
+            auto add = [&](uint32_t src, uint32_t dst) {
+                auto source = CreateObject<UdpLineRateSource>();
+                source->SetAttribute("PacketSize", UintegerValue(4200)); // the IPv4 Mtu
+                source->SetAttribute("Dscp", UintegerValue(26));
+                source->Setup(clos.GetHostDevice(src), cluster.GetHostAddress(dst));
+                source->Start(NanoSeconds(100 + 37 * src));
+                source->Stop(MilliSeconds(1));
+                sources.push_back(source);
+            };
+            add(1, 3); // a congestion tree rooted at host 3 ...
+            add(2, 3);
+            add(4, 3);
+            add(0, 1); // ... and the reverse direction of hosts 1 and 2's links busy
+            add(5, 2);
+            Simulator::Stop(MilliSeconds(2));
+            Simulator::Run();
+            const auto totals = clos.GetTotals();
+            NS_TEST_EXPECT_MSG_GT(totals.pfcPauses, 0, rate << ": PFC paused");
+            NS_TEST_EXPECT_MSG_EQ(totals.headroomDrops, 0, rate << ": the headroom held");
+            NS_TEST_EXPECT_MSG_EQ(totals.droppedPackets, 0, rate << ": lossless");
+            CheckConservation(clos, true);
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// The same incast without PFC in a small buffer: switches drop, every drop is
 /// counted, and go-back-N delivers every byte once.
 class EthernetLossyIncastTestCase : public EthernetClosTestCase
@@ -413,8 +466,9 @@ class EthernetDcqcnTestCase : public EthernetClosTestCase
 
 /// A 16:1 incast with DCQCN: the first burst fills the egress queue past Kmax for
 /// long enough that CNPs cut some senders to DcqcnMinRate, where one 4178-byte
-/// frame takes 33 ms, far longer than RetransmitTimeout. Their retransmission timer
-/// must count only from what they actually send, so no queue pair fails.
+/// frame takes 33 ms, far longer than RetransmitTimeout. Such slow queue pairs ask
+/// for an ACK on every packet (AckRequestInterval), so no timer expires on a
+/// fabric that loses nothing, and no queue pair fails.
 class EthernetDcqcnIncastTestCase : public EthernetClosTestCase
 {
   public:
@@ -437,6 +491,8 @@ class EthernetDcqcnIncastTestCase : public EthernetClosTestCase
         }
         Simulator::Run();
         const auto stats = f.Sum();
+        NS_TEST_EXPECT_MSG_EQ(stats.timeouts, 0, "no spurious timeout");
+        NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
         NS_TEST_EXPECT_MSG_EQ(stats.qpFailures, 0, "no queue pair failed");
         NS_TEST_EXPECT_MSG_EQ(f.completions.count, 16, "every message completed");
         NS_TEST_EXPECT_MSG_EQ(stats.bytesDelivered, 16 * size, "each byte once");
@@ -456,6 +512,7 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetSprayTestCase, TestCase::QUICK);
         AddTestCase(new EthernetLoadBalancingTestCase, TestCase::QUICK);
         AddTestCase(new EthernetLosslessIncastTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetHeadroomTestCase, TestCase::QUICK);
         AddTestCase(new EthernetLossyIncastTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnIncastTestCase, TestCase::QUICK);
