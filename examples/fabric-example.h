@@ -36,6 +36,8 @@ struct FabricExampleOptions
     uint64_t bufferSize{Default<uint64_t>(SharedBufferMmu::GetTypeId(), "BufferSize")};
     bool pfc{true}; //!< SharedBufferMmu::PfcEnabled
     bool ecn{true}; //!< EthernetSwitch::EcnEnabled
+    // Traffic
+    uint32_t udpDscp{26}; //!< DSCP of UDP sources: 26 is the RoCE data class, priority 3
     // Output
     std::string json;  //!< JSON results file (empty: none)
     std::string stats; //!< CSV file of every fabric counter (empty: none)
@@ -67,7 +69,11 @@ struct FabricExampleOptions
         cmd.AddValue("overGrant", "scheduled: credit rate / port rate", overGrant);
         cmd.AddValue("loadBalancing", "ethernet: Ecmp, PacketSpray or Adaptive", loadBalancing);
         cmd.AddValue("bufferSize", "ethernet: packet buffer of each switch, bytes", bufferSize);
-        cmd.AddValue("pfc", "ethernet: PFC on the lossless priority", pfc);
+        cmd.AddValue("pfc", "ethernet: PFC on the lossless priority (3: DSCP 24-31)", pfc);
+        cmd.AddValue("udpDscp",
+                     "DSCP of the UDP sources (26: priority 3, lossless on the Ethernet Clos "
+                     "as RDMA data is; 0: priority 0, lossy)",
+                     udpDscp);
         cmd.AddValue("ecn", "ethernet: ECN marking", ecn);
         cmd.AddValue("json", "JSON results file", json);
         cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
@@ -149,16 +155,21 @@ struct FabricExampleOptions
                 totals.offeredPackets ? double(events) / totals.offeredPackets : 0;
             std::cout << "  switch buffer high water " << totals.bufferHighWater << " B; offered "
                       << totals.offeredPackets << " packets, delivered " << totals.deliveredPackets
-                      << ", dropped " << totals.droppedPackets << "; ECN marks " << totals.ecnMarked
-                      << ", PFC pauses " << totals.pfcPauses << std::endl
+                      << ", dropped " << totals.droppedPackets << " (beyond PFC headroom "
+                      << totals.headroomDrops << "), still queued " << totals.queuedPackets
+                      << "; ECN marks " << totals.ecnMarked << ", PFC pauses " << totals.pfcPauses
+                      << ", resumes " << totals.pfcResumes << std::endl
                       << "  " << events << " events for " << totals.offeredPackets
                       << " packets offered (" << eventsPerPacket << " per packet)" << std::endl;
             results["bufferHighWaterBytes"] = totals.bufferHighWater;
             results["offeredPackets"] = totals.offeredPackets;
             results["deliveredPackets"] = totals.deliveredPackets;
             results["droppedPackets"] = totals.droppedPackets;
+            results["headroomDrops"] = totals.headroomDrops;
+            results["queuedPackets"] = totals.queuedPackets;
             results["ecnMarked"] = totals.ecnMarked;
             results["pfcPauses"] = totals.pfcPauses;
+            results["pfcResumes"] = totals.pfcResumes;
             results["eventsPerOfferedPacket"] = eventsPerPacket;
         }
         if (!json.empty())

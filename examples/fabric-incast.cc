@@ -142,6 +142,7 @@ main(int argc, char* argv[])
         {
             auto src = CreateObject<UdpLineRateSource>();
             src->SetAttribute("PacketSize", UintegerValue(packetSize));
+            src->SetAttribute("Dscp", UintegerValue(options.udpDscp));
             src->Setup(fabric.GetHostDevice(s), cluster.GetHostAddress(0));
             src->Start(NanoSeconds(100));
             src->Stop(duration);

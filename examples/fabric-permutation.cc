@@ -128,6 +128,7 @@ main(int argc, char* argv[])
         fabric.GetHostDevice(h)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sinks[h]));
         auto src = CreateObject<UdpLineRateSource>();
         src->SetAttribute("PacketSize", UintegerValue(packetSize));
+        src->SetAttribute("Dscp", UintegerValue(options.udpDscp));
         src->Setup(fabric.GetHostDevice(h), cluster.GetHostAddress(dst[h]));
         src->Start(NanoSeconds(100));
         src->Stop(duration);

@@ -228,8 +228,13 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
     WriteStatsLine(os, "fabric", "0", "deliveredBytes", t.deliveredBytes);
     WriteStatsLine(os, "fabric", "0", "droppedPackets", t.droppedPackets);
     WriteStatsLine(os, "fabric", "0", "droppedBytes", t.droppedBytes);
+    WriteStatsLine(os, "fabric", "0", "headroomDrops", t.headroomDrops);
+    WriteStatsLine(os, "fabric", "0", "queuedPackets", t.queuedPackets);
+    WriteStatsLine(os, "fabric", "0", "queuedBytes", t.queuedBytes);
     WriteStatsLine(os, "fabric", "0", "ecnMarked", t.ecnMarked);
     WriteStatsLine(os, "fabric", "0", "pfcPauses", t.pfcPauses);
+    WriteStatsLine(os, "fabric", "0", "pfcResumes", t.pfcResumes);
+    WriteStatsLine(os, "fabric", "0", "bufferHighWater", t.bufferHighWater);
     auto writeSwitch = [&os](const char* kind, uint32_t index, const Ptr<EthernetSwitch>& sw) {
         const std::string i = std::to_string(index);
         const auto& c = sw->GetCounters();
@@ -238,6 +243,7 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
         WriteStatsLine(os, kind, i, "forwardedPackets", c.forwardedPackets);
         WriteStatsLine(os, kind, i, "forwardedBytes", c.forwardedBytes);
         WriteStatsLine(os, kind, i, "noRouteDrops", c.noRouteDrops);
+        WriteStatsLine(os, kind, i, "noRouteDropBytes", c.noRouteDropBytes);
         WriteStatsLine(os, kind, i, "bufferDrops", c.bufferDrops);
         WriteStatsLine(os, kind, i, "bufferDropBytes", c.bufferDropBytes);
         WriteStatsLine(os, kind, i, "headroomDrops", c.headroomDrops);

@@ -98,6 +98,8 @@ class EthernetClosHelper : public ClusterFabricHelper
     void CreateSwitches() override;
     void AddHostPort(uint32_t host, Ptr<RoceNetDevice> port) override;
     void CreateFabricLinks() override;
+    /// \return the index of a leaf-spine link (stops if there is none)
+    uint32_t GetLinkIndex(uint32_t leaf, uint32_t spine, uint32_t link) const;
     /// \param factory switch factory \return a switch with its MMU
     Ptr<EthernetSwitch> CreateSwitch(const ObjectFactory& factory) const;
 

@@ -29,8 +29,6 @@ namespace
 {
 /// Ethernet header bytes counted with each buffered packet (as RoceNetDevice queues do).
 constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
-/// Bytes of an IPv4 + UDP header that the parser reads.
-constexpr uint32_t PARSED_BYTES = 28;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
 /// A PFC frame on the wire: a minimum frame, FCS, preamble and gap (84 B).
@@ -271,10 +269,8 @@ EthernetSwitch::GetRoute(uint32_t host) const
 }
 
 uint32_t
-EthernetSwitch::HashFlow(Ptr<const Packet> packet) const
+EthernetSwitch::HashFlow(const uint8_t* head) const
 {
-    uint8_t head[PARSED_BYTES] = {};
-    packet->CopyData(head, sizeof(head));
     // Key: seed, node, source and destination address, protocol, and the UDP ports
     // when the IPv4 header has no options and carries UDP.
     uint8_t key[4 + 4 + 8 + 1 + 4] = {};
@@ -298,6 +294,14 @@ EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
 {
     NS_ABORT_MSG_IF(host >= m_hosts || m_routes[host].ports.empty(),
                     "EthernetSwitch: no route to host " << host);
+    uint8_t head[PARSED_BYTES] = {};
+    packet->CopyData(head, sizeof(head));
+    return ChoosePort(head, host);
+}
+
+uint32_t
+EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
+{
     Route& route = m_routes[host];
     const std::vector<uint32_t>& ports = route.ports;
     const auto n = static_cast<uint32_t>(ports.size());
@@ -313,17 +317,13 @@ EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
         return chosen;
     }
     case ADAPTIVE: {
-        const uint32_t hashed = HashFlow(packet) % n;
+        const uint32_t hashed = HashFlow(head) % n;
         uint32_t best = ports[hashed];
         uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
         for (uint32_t i = 0; i < n; ++i)
         {
             const uint32_t candidate = ports[(hashed + i) % n];
-            uint64_t bytes = 0;
-            for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
-            {
-                bytes += m_mmu->GetEgressBytes(candidate, p);
-            }
+            const uint64_t bytes = m_mmu->GetEgressPortBytes(candidate);
             if (bytes < bestBytes)
             {
                 best = candidate;
@@ -334,7 +334,7 @@ EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
     }
     case ECMP:
     default:
-        return ports[HashFlow(packet) % n];
+        return ports[HashFlow(head) % n];
     }
 }
 
@@ -353,7 +353,9 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
         Drop(packet, inPort, DROP_NO_ROUTE, bytes);
         return true;
     }
-    uint8_t head[20];
+    // The parser reads the IPv4 header and the UDP ports once (missing bytes of a
+    // packet shorter than that read as zero).
+    uint8_t head[PARSED_BYTES] = {};
     packet->CopyData(head, sizeof(head));
     const uint32_t destination = static_cast<uint32_t>(head[16]) << 24 |
                                  static_cast<uint32_t>(head[17]) << 16 |
@@ -366,7 +368,7 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
         return true;
     }
     const uint8_t priority = RoceNetDevice::PriorityFromDscp(head[1] >> 2);
-    const uint32_t outPort = SelectPort(packet, host);
+    const uint32_t outPort = ChoosePort(head, host);
     switch (m_mmu->Admit(inPort, outPort, priority, bytes))
     {
     case SharedBufferMmu::ADMITTED:

@@ -152,6 +152,8 @@ class EthernetSwitch : public Object
     void DoDispose() override;
 
   private:
+    /// Bytes of an IPv4 + UDP header that the parser reads.
+    static constexpr uint32_t PARSED_BYTES = 28;
     /// No port: an interface of the node that is not a switch port.
     static constexpr uint32_t NO_PORT = 0xffffffff;
 
@@ -201,8 +203,12 @@ class EthernetSwitch : public Object
     void CheckResume(uint32_t port, uint8_t priority);
     /// Mark an ECN-capable packet CE with the RED-like probability; true if marked.
     bool MaybeMarkEcn(Entry& entry, const Port& port, uint64_t queueBytes);
-    /// \return the 5-tuple hash of an IPv4 packet with this switch's seed
-    uint32_t HashFlow(Ptr<const Packet> packet) const;
+    /// \param head the first PARSED_BYTES of an IPv4 packet
+    /// \return the 5-tuple hash with this switch's seed
+    uint32_t HashFlow(const uint8_t* head) const;
+    /// \param head the first PARSED_BYTES of an IPv4 packet \param host its routed
+    /// destination \return the egress port
+    uint32_t ChoosePort(const uint8_t* head, uint32_t host);
 
     Ipv4Address m_hostNetwork;             //!< host block
     uint32_t m_hosts{0};                   //!< hosts routed

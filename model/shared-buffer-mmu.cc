@@ -171,6 +171,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint
     }
     in.ingress[priority] += bytes;
     out.egress[priority] += bytes;
+    out.egressTotal += bytes;
     m_highWater = std::max(m_highWater, GetUsedBytes());
     return ADMITTED;
 }
@@ -190,6 +191,7 @@ SharedBufferMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, ui
     m_sharedUsed -= bytes - fromHeadroom;
     in.ingress[priority] -= bytes;
     out.egress[priority] -= bytes;
+    out.egressTotal -= bytes;
 }
 
 bool
@@ -237,6 +239,13 @@ SharedBufferMmu::GetEgressBytes(uint32_t port, uint8_t priority) const
 {
     Check(port, priority, "GetEgressBytes");
     return m_ports[port].egress[priority];
+}
+
+uint64_t
+SharedBufferMmu::GetEgressPortBytes(uint32_t port) const
+{
+    Check(port, 0, "GetEgressPortBytes");
+    return m_ports[port].egressTotal;
 }
 
 uint64_t

@@ -101,6 +101,8 @@ class SharedBufferMmu : public Object
     uint64_t GetHighWater() const;
     /// \param port egress port \param priority 0..7 \return bytes queued for it
     uint64_t GetEgressBytes(uint32_t port, uint8_t priority) const;
+    /// \param port egress port \return bytes queued for it, all priorities
+    uint64_t GetEgressPortBytes(uint32_t port) const;
     /// \param port ingress port \param priority 0..7 \return bytes that came in there
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
     /// \param port ingress port \return headroom reserved per lossless priority
@@ -118,6 +120,7 @@ class SharedBufferMmu : public Object
         std::array<uint64_t, NUM_PRIORITIES> ingress{};      //!< bytes in, by priority
         std::array<uint64_t, NUM_PRIORITIES> headroomUsed{}; //!< of which in headroom
         std::array<uint64_t, NUM_PRIORITIES> egress{};       //!< bytes queued out
+        uint64_t egressTotal{0};                             //!< over all priorities
     };
 
     /// \return the free shared bytes
