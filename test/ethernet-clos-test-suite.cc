@@ -381,6 +381,116 @@ class EthernetHeadroomTestCase : public EthernetClosTestCase
     }
 };
 
+/// ECN marking against its RED-like curve, packet by packet: two line-rate RDMA
+/// senders into one host build the egress queue through Kmin and Kmax (400 KB and
+/// 1.6 MB at 100 Gb/s). Every packet leaving at q <= Kmin is unmarked, every one at
+/// q >= Kmax is marked, and between them the marks add up to the sum of Pmax (q -
+/// Kmin) / (Kmax - Kmin) over those packets within 4 standard deviations of that
+/// sum of independent draws (Pmax 1 here, for many marks on the ramp).
+class EthernetEcnCurveTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetEcnCurveTestCase()
+        : EthernetClosTestCase("Clos: ECN marks follow the RED-like curve on egress queue depth")
+    {
+    }
+
+  private:
+    /// What the trace callbacks record.
+    struct Recorder
+    {
+        Ptr<SharedBufferMmu> mmu;                       //!< the switch's MMU
+        uint32_t port{0};                               //!< the egress port watched
+        bool marked{false};                             //!< the packet about to leave was marked
+        std::vector<std::pair<uint64_t, bool>> packets; //!< (queue bytes, marked)
+
+        void OnMark(Ptr<const Packet>, uint32_t port, uint64_t)
+        {
+            marked = marked || port == this->port;
+        }
+
+        void OnDequeue(Ptr<const Packet> packet, uint32_t port, uint8_t priority)
+        {
+            if (port != this->port || priority != 3)
+            {
+                return;
+            }
+            // The decision saw the queue with this packet still in it (frame bytes).
+            const uint64_t q = mmu->GetEgressBytes(port, priority) + packet->GetSize() + 14;
+            packets.emplace_back(q, marked);
+            marked = false;
+        }
+    };
+
+    void DoRun() override
+    {
+        ClusterDescription cluster = SmallCluster(1, 3, 1);
+        const double pmax = 1.0;
+        RdmaClos f(cluster, [pmax](EthernetClosHelper& h) {
+            h.SetSwitchAttribute("EcnPmax", DoubleValue(pmax));
+        });
+        const Ptr<EthernetSwitch> leaf = f.fabric.GetLeaf(0);
+        Recorder recorder;
+        recorder.mmu = leaf->GetMmu();
+        recorder.port = 2; // host 2's port
+        leaf->TraceConnectWithoutContext("EcnMark", MakeCallback(&Recorder::OnMark, &recorder));
+        leaf->TraceConnectWithoutContext("Dequeue", MakeCallback(&Recorder::OnDequeue, &recorder));
+        const uint64_t size = 8 << 20;
+        f.Post(0, 2, size);
+        f.Post(1, 2, size);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 2, "both messages completed");
+        // Kmin and Kmax scale with the port rate: 100 KB and 400 KB per 25 Gb/s.
+        const double scale = cluster.hostLinkRate.GetBitRate() / 25e9;
+        const uint64_t kmin = static_cast<uint64_t>(100000 * scale);
+        const uint64_t kmax = static_cast<uint64_t>(400000 * scale);
+        uint64_t below = 0;
+        uint64_t between = 0;
+        uint64_t above = 0;
+        uint64_t markedBelow = 0;
+        uint64_t markedAbove = 0;
+        uint64_t markedBetween = 0;
+        double expected = 0;
+        double variance = 0;
+        for (const auto& [q, marked] : recorder.packets)
+        {
+            if (q <= kmin)
+            {
+                ++below;
+                markedBelow += marked;
+            }
+            else if (q >= kmax)
+            {
+                ++above;
+                markedAbove += marked;
+            }
+            else
+            {
+                const double p = pmax * double(q - kmin) / double(kmax - kmin);
+                ++between;
+                markedBetween += marked;
+                expected += p;
+                variance += p * (1 - p);
+            }
+        }
+        std::cout << "ECN curve: " << below << " packets at or below Kmin, " << between
+                  << " between (" << markedBetween << " marked, " << expected << " expected), "
+                  << above << " at or above Kmax" << std::endl;
+        NS_TEST_ASSERT_MSG_GT(below, 0, "the queue started below Kmin");
+        NS_TEST_ASSERT_MSG_GT(between, 500, "the queue crossed the marking ramp");
+        NS_TEST_ASSERT_MSG_GT(above, 0, "the queue passed Kmax");
+        NS_TEST_EXPECT_MSG_EQ(markedBelow, 0, "nothing marked at or below Kmin");
+        NS_TEST_EXPECT_MSG_EQ(markedAbove, above, "everything marked at or above Kmax");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(markedBetween),
+                                  expected,
+                                  4 * std::sqrt(variance),
+                                  "marks on the ramp: the sum of Pmax (q - Kmin) / (Kmax - Kmin)");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().ecnMarked,
+                              markedBelow + markedBetween + markedAbove,
+                              "every mark was on host 2's port");
+    }
+};
+
 /// The same incast without PFC in a small buffer: switches drop, every drop is
 /// counted, and go-back-N delivers every byte once.
 class EthernetLossyIncastTestCase : public EthernetClosTestCase
@@ -525,6 +635,7 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetLoadBalancingTestCase, TestCase::QUICK);
         AddTestCase(new EthernetLosslessIncastTestCase, TestCase::QUICK);
         AddTestCase(new EthernetHeadroomTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetEcnCurveTestCase, TestCase::QUICK);
         AddTestCase(new EthernetLossyIncastTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnIncastTestCase, TestCase::QUICK);
