@@ -67,11 +67,12 @@ EthernetClosHelper::CreateSwitch(const ObjectFactory& factory) const
 void
 EthernetClosHelper::CreateSwitches()
 {
+    m_topology->cluster = m_cluster;
     for (uint32_t l = 0; l < m_cluster.leaves; ++l)
     {
         Ptr<EthernetSwitch> leaf = CreateSwitch(m_leafFactory);
         m_leaves.Get(l)->AggregateObject(leaf);
-        m_leafSwitches.push_back(leaf);
+        m_topology->leaves.push_back(leaf);
     }
     for (uint32_t s = 0; s < m_cluster.spines; ++s)
     {
@@ -84,7 +85,7 @@ EthernetClosHelper::CreateSwitches()
 void
 EthernetClosHelper::AddHostPort(uint32_t host, Ptr<RoceNetDevice> port)
 {
-    Ptr<EthernetSwitch> leaf = m_leafSwitches[m_cluster.GetLeafOfHost(host)];
+    Ptr<EthernetSwitch> leaf = m_topology->leaves[m_cluster.GetLeafOfHost(host)];
     const uint32_t index = leaf->AddPort(port, m_cluster.hostLinkDelay);
     leaf->SetRoute(host, {index});
 }
@@ -112,14 +113,15 @@ EthernetClosHelper::CreateFabricLinks()
                 channel->SetDelay(m_cluster.fabricLinkDelay);
                 leafEnd->Attach(channel);
                 spineEnd->Attach(channel);
-                const uint32_t up = m_leafSwitches[l]->AddPort(leafEnd, m_cluster.fabricLinkDelay);
+                const uint32_t up =
+                    m_topology->leaves[l]->AddPort(leafEnd, m_cluster.fabricLinkDelay);
                 leafUp[l].push_back(up);
-                m_leafUplinkPorts.push_back(up);
+                m_topology->leafUplinkPorts.push_back(up);
                 spineDown[s][l].push_back(
                     m_spineSwitches[s]->AddPort(spineEnd, m_cluster.fabricLinkDelay));
                 m_fabricDevs.Add(leafEnd);
                 m_fabricDevs.Add(spineEnd);
-                m_channels.push_back(channel);
+                m_topology->channels.push_back(channel);
             }
         }
     }
@@ -130,7 +132,7 @@ EthernetClosHelper::CreateFabricLinks()
         {
             if (l != hostLeaf)
             {
-                m_leafSwitches[l]->SetRoute(h, leafUp[l]);
+                m_topology->leaves[l]->SetRoute(h, leafUp[l]);
             }
         }
         for (uint32_t s = 0; s < m_cluster.spines; ++s)
@@ -143,8 +145,8 @@ EthernetClosHelper::CreateFabricLinks()
 Ptr<EthernetSwitch>
 EthernetClosHelper::GetLeaf(uint32_t leaf) const
 {
-    NS_ABORT_MSG_IF(leaf >= m_leafSwitches.size(), "EthernetClosHelper: no leaf " << leaf);
-    return m_leafSwitches[leaf];
+    NS_ABORT_MSG_IF(leaf >= m_topology->leaves.size(), "EthernetClosHelper: no leaf " << leaf);
+    return m_topology->leaves[leaf];
 }
 
 Ptr<EthernetSwitch>
@@ -160,21 +162,88 @@ EthernetClosHelper::GetFabricDevices() const
     return m_fabricDevs;
 }
 
+uint32_t
+EthernetClosHelper::GetLinkIndex(uint32_t leaf, uint32_t spine, uint32_t link) const
+{
+    NS_ABORT_MSG_IF(leaf >= m_cluster.leaves || spine >= m_cluster.spines ||
+                        link >= m_cluster.linksPerLeafSpine || m_topology->channels.empty(),
+                    "EthernetClosHelper: no fabric link (" << leaf << ", " << spine << ", " << link
+                                                           << ")");
+    return (leaf * m_cluster.spines + spine) * m_cluster.linksPerLeafSpine + link;
+}
+
 Ptr<RoceChannel>
 EthernetClosHelper::GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const
 {
-    return m_channels[(leaf * m_cluster.spines + spine) * m_cluster.linksPerLeafSpine + link];
+    return m_topology->channels[GetLinkIndex(leaf, spine, link)];
 }
 
 uint32_t
 EthernetClosHelper::GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const
 {
-    NS_ABORT_MSG_IF(leaf >= m_cluster.leaves || spine >= m_cluster.spines ||
-                        link >= m_cluster.linksPerLeafSpine || m_channels.empty(),
-                    "EthernetClosHelper: no fabric link (" << leaf << ", " << spine << ", " << link
-                                                           << ")");
-    return m_leafUplinkPorts[(leaf * m_cluster.spines + spine) * m_cluster.linksPerLeafSpine +
-                             link];
+    return m_topology->leafUplinkPorts[GetLinkIndex(leaf, spine, link)];
+}
+
+void
+EthernetClosHelper::ScheduleLinkState(uint32_t leaf,
+                                      uint32_t spine,
+                                      uint32_t link,
+                                      Time at,
+                                      bool up)
+{
+    Simulator::Schedule(at, &RoceChannel::SetUp, GetFabricChannel(leaf, spine, link), up);
+    const Ptr<EthernetSwitch> sw = m_spineSwitches[spine];
+    std::shared_ptr<const Topology> topology = m_topology;
+    Simulator::Schedule(at + sw->GetLinkDetectionDelay() + sw->GetRouteWithdrawDelay(),
+                        [topology]() { UpdateLeafRoutes(topology); });
+}
+
+void
+EthernetClosHelper::UpdateLeafRoutes(const std::shared_ptr<const Topology>& topology)
+{
+    const ClusterDescription& c = topology->cluster;
+    const uint32_t links = c.linksPerLeafSpine;
+    auto channel = [&](uint32_t l, uint32_t s, uint32_t k) {
+        return topology->channels[(l * c.spines + s) * links + k];
+    };
+    for (uint32_t dstLeaf = 0; dstLeaf < c.leaves; ++dstLeaf)
+    {
+        // Spines with a link up to the destination leaf.
+        std::vector<bool> reaches(c.spines, false);
+        for (uint32_t s = 0; s < c.spines; ++s)
+        {
+            for (uint32_t k = 0; k < links && !reaches[s]; ++k)
+            {
+                reaches[s] = channel(dstLeaf, s, k)->IsUp();
+            }
+        }
+        for (uint32_t l = 0; l < c.leaves; ++l)
+        {
+            if (l == dstLeaf)
+            {
+                continue;
+            }
+            std::vector<uint32_t> all;
+            std::vector<uint32_t> usable;
+            for (uint32_t s = 0; s < c.spines; ++s)
+            {
+                for (uint32_t k = 0; k < links; ++k)
+                {
+                    const uint32_t port = topology->leafUplinkPorts[(l * c.spines + s) * links + k];
+                    all.push_back(port);
+                    if (reaches[s] && channel(l, s, k)->IsUp())
+                    {
+                        usable.push_back(port);
+                    }
+                }
+            }
+            for (uint32_t p = 0; p < c.hostsPerLeaf; ++p)
+            {
+                topology->leaves[l]->SetRoute(dstLeaf * c.hostsPerLeaf + p,
+                                              usable.empty() ? all : usable);
+            }
+        }
+    }
 }
 
 EthernetClosHelper::Totals
@@ -194,7 +263,7 @@ EthernetClosHelper::GetTotals() const
         t.bufferHighWater = std::max(t.bufferHighWater, sw->GetMmu()->GetHighWater());
     };
     const uint32_t hostPorts = m_cluster.hostsPerLeaf;
-    for (const auto& leaf : m_leafSwitches)
+    for (const auto& leaf : m_topology->leaves)
     {
         addSwitch(leaf);
         // Host ports are the leaf's first ports; what leaves them is delivered.
@@ -207,6 +276,10 @@ EthernetClosHelper::GetTotals() const
     for (const auto& spine : m_spineSwitches)
     {
         addSwitch(spine);
+    }
+    for (const auto& channel : m_topology->channels)
+    {
+        t.linkLostFrames += channel->GetFramesLost();
     }
     for (uint32_t h = 0; h < m_leafHostDevs.GetN(); ++h)
     {
@@ -229,6 +302,7 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
     WriteStatsLine(os, "fabric", "0", "droppedPackets", t.droppedPackets);
     WriteStatsLine(os, "fabric", "0", "droppedBytes", t.droppedBytes);
     WriteStatsLine(os, "fabric", "0", "headroomDrops", t.headroomDrops);
+    WriteStatsLine(os, "fabric", "0", "linkLostFrames", t.linkLostFrames);
     WriteStatsLine(os, "fabric", "0", "queuedPackets", t.queuedPackets);
     WriteStatsLine(os, "fabric", "0", "queuedBytes", t.queuedBytes);
     WriteStatsLine(os, "fabric", "0", "ecnMarked", t.ecnMarked);
@@ -271,9 +345,9 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
             WriteStatsLine(os, portKind.c_str(), ip, "pfcReceived", d.pfcReceived);
         }
     };
-    for (uint32_t l = 0; l < m_leafSwitches.size(); ++l)
+    for (uint32_t l = 0; l < m_topology->leaves.size(); ++l)
     {
-        writeSwitch("leaf", l, m_leafSwitches[l]);
+        writeSwitch("leaf", l, m_topology->leaves[l]);
     }
     for (uint32_t s = 0; s < m_spineSwitches.size(); ++s)
     {
@@ -285,7 +359,7 @@ int64_t
 EthernetClosHelper::AssignStreams(int64_t stream)
 {
     int64_t used = 0;
-    for (const auto& sw : m_leafSwitches)
+    for (const auto& sw : m_topology->leaves)
     {
         used += sw->AssignStreams(stream + used);
     }

@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/roce-channel.h"
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -50,6 +51,7 @@ class EthernetClosHelper : public ClusterFabricHelper
         uint64_t pfcPauses{0};        //!< pauses sent by switches
         uint64_t pfcResumes{0};       //!< resumes sent by switches
         uint64_t bufferHighWater{0};  //!< largest switch buffer use, bytes
+        uint64_t linkLostFrames{0};   //!< frames lost on failed leaf-spine links
     };
 
     EthernetClosHelper();
@@ -80,6 +82,19 @@ class EthernetClosHelper : public ClusterFabricHelper
      */
     uint32_t GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
+    /**
+     * Fail (or restore) a leaf-spine link at a time. Frames on the wire and sent
+     * into it while it is down are lost (counted). The two switches at its ends stop
+     * (resume) routing over it after their LinkDetectionDelay. If the spine loses
+     * its last link to the leaf, the other leaves keep sending it that leaf's
+     * traffic, which it drops for want of a route, until the spine's
+     * LinkDetectionDelay + RouteWithdrawDelay have passed; then every leaf routes
+     * over the spines that still reach each leaf (and back when the link returns).
+     * \param leaf leaf index \param spine spine index \param link parallel link
+     * \param at when \param up new state
+     */
+    void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up);
+
     /// \return totals over the whole fabric
     Totals GetTotals() const;
 
@@ -100,17 +115,29 @@ class EthernetClosHelper : public ClusterFabricHelper
     void CreateFabricLinks() override;
     /// \return the index of a leaf-spine link (stops if there is none)
     uint32_t GetLinkIndex(uint32_t leaf, uint32_t spine, uint32_t link) const;
+
+    /// What the leaves' routes are computed from; shared with scheduled route updates,
+    /// so they need not outlive the helper.
+    struct Topology
+    {
+        ClusterDescription cluster;              //!< the cluster
+        std::vector<Ptr<EthernetSwitch>> leaves; //!< per leaf
+        std::vector<Ptr<RoceChannel>> channels;  //!< (leaf, spine, link) order
+        std::vector<uint32_t> leafUplinkPorts;   //!< leaf port of each channel
+    };
+
+    /// Route every leaf's traffic for every remote host over its uplinks to the
+    /// spines that have a link up to that host's leaf (all uplinks if none has).
+    static void UpdateLeafRoutes(const std::shared_ptr<const Topology>& topology);
     /// \param factory switch factory \return a switch with its MMU
     Ptr<EthernetSwitch> CreateSwitch(const ObjectFactory& factory) const;
 
-    ObjectFactory m_leafFactory;                      //!< leaf EthernetSwitch
-    ObjectFactory m_spineFactory;                     //!< spine EthernetSwitch
-    ObjectFactory m_mmuFactory;                       //!< SharedBufferMmu
-    NetDeviceContainer m_fabricDevs;                  //!< leaf-spine link devices
-    std::vector<Ptr<EthernetSwitch>> m_leafSwitches;  //!< per leaf
-    std::vector<Ptr<EthernetSwitch>> m_spineSwitches; //!< per spine
-    std::vector<Ptr<RoceChannel>> m_channels;         //!< (leaf, spine, link) in that order
-    std::vector<uint32_t> m_leafUplinkPorts;          //!< leaf port of each channel
+    ObjectFactory m_leafFactory;                                        //!< leaf EthernetSwitch
+    ObjectFactory m_spineFactory;                                       //!< spine EthernetSwitch
+    ObjectFactory m_mmuFactory;                                         //!< SharedBufferMmu
+    NetDeviceContainer m_fabricDevs;                                    //!< leaf-spine link devices
+    std::shared_ptr<Topology> m_topology{std::make_shared<Topology>()}; //!< leaves, links
+    std::vector<Ptr<EthernetSwitch>> m_spineSwitches;                   //!< per spine
 };
 
 } // namespace ns3

@@ -105,6 +105,22 @@ EthernetSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&EthernetSwitch::m_pfcHeadroom),
                           MakeUintegerChecker<uint64_t>())
+            // The scheduled fabric's switches use the same default.
+            .AddAttribute("LinkDetectionDelay",
+                          "Time from a port's link failing (or recovering) until the switch "
+                          "stops (or resumes) routing over it",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&EthernetSwitch::m_linkDetectionDelay),
+                          MakeTimeChecker(Time(0)))
+            // Assumption: a routing withdrawal (BGP) reaches the other leaves and
+            // their forwarding tables within a millisecond.
+            .AddAttribute("RouteWithdrawDelay",
+                          "Time from this switch noticing it lost its last link to a leaf "
+                          "until the other switches stop sending it that leaf's traffic "
+                          "(routing convergence; EthernetClosHelper applies it)",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&EthernetSwitch::m_routeWithdrawDelay),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("Mmu",
                           "The shared-buffer MMU",
                           PointerValue(),
@@ -152,6 +168,7 @@ EthernetSwitch::DoDispose()
         {
             event.Cancel();
         }
+        port.linkNotice.Cancel();
         port.device = nullptr;
         for (auto& queue : port.queues)
         {
@@ -237,6 +254,7 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     m_ports.push_back(std::move(port));
 
     device->SetReceiveCallback(MakeCallback(&EthernetSwitch::Receive, this));
+    device->AddLinkChangeCallback(MakeCallback(&EthernetSwitch::LinkChanged, this).Bind(index));
     for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
     {
         device->SetPullCallback(p, MakeCallback(&EthernetSwitch::Dequeue, this).Bind(index));
@@ -259,6 +277,67 @@ EthernetSwitch::SetRoute(uint32_t host, const std::vector<uint32_t>& ports)
     }
     m_routes[host].ports = ports;
     m_routes[host].sprayNext = 0;
+    UpdateActive(m_routes[host]);
+}
+
+void
+EthernetSwitch::UpdateActive(Route& route)
+{
+    route.active.clear();
+    for (uint32_t p : route.ports)
+    {
+        if (m_ports[p].up)
+        {
+            route.active.push_back(p);
+        }
+    }
+    if (route.sprayNext >= route.active.size())
+    {
+        route.sprayNext = 0;
+    }
+}
+
+void
+EthernetSwitch::LinkChanged(uint32_t port)
+{
+    m_ports[port].linkNotice.Cancel();
+    m_ports[port].linkNotice =
+        Simulator::Schedule(m_linkDetectionDelay, &EthernetSwitch::NoticeLink, this, port);
+}
+
+void
+EthernetSwitch::NoticeLink(uint32_t port)
+{
+    const bool up = m_ports[port].device->IsLinkUp();
+    if (up == m_ports[port].up)
+    {
+        return;
+    }
+    NS_LOG_INFO("port " << port << (up ? " up" : " down"));
+    m_ports[port].up = up;
+    for (auto& route : m_routes)
+    {
+        UpdateActive(route);
+    }
+}
+
+bool
+EthernetSwitch::IsPortUp(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_ports[port].up;
+}
+
+Time
+EthernetSwitch::GetRouteWithdrawDelay() const
+{
+    return m_routeWithdrawDelay;
+}
+
+Time
+EthernetSwitch::GetLinkDetectionDelay() const
+{
+    return m_linkDetectionDelay;
 }
 
 const std::vector<uint32_t>&
@@ -292,7 +371,7 @@ EthernetSwitch::HashFlow(const uint8_t* head) const
 uint32_t
 EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
 {
-    NS_ABORT_MSG_IF(host >= m_hosts || m_routes[host].ports.empty(),
+    NS_ABORT_MSG_IF(host >= m_hosts || m_routes[host].active.empty(),
                     "EthernetSwitch: no route to host " << host);
     uint8_t head[PARSED_BYTES] = {};
     packet->CopyData(head, sizeof(head));
@@ -303,7 +382,7 @@ uint32_t
 EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
 {
     Route& route = m_routes[host];
-    const std::vector<uint32_t>& ports = route.ports;
+    const std::vector<uint32_t>& ports = route.active;
     const auto n = static_cast<uint32_t>(ports.size());
     if (n == 1)
     {
@@ -362,7 +441,7 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
                                  static_cast<uint32_t>(head[18]) << 8 | head[19];
     // Host h has address hostNetwork + h + 1; anything else wraps to a large index.
     const uint32_t host = destination - m_hostNetwork.Get() - 1;
-    if (host >= m_hosts || m_routes[host].ports.empty())
+    if (host >= m_hosts || m_routes[host].active.empty())
     {
         Drop(packet, inPort, DROP_NO_ROUTE, bytes);
         return true;

@@ -131,6 +131,14 @@ class EthernetSwitch : public Object
     uint32_t GetQueuePackets(uint32_t port, uint8_t priority) const;
     /// \param port ingress port \return PFC headroom reserved per lossless priority
     uint64_t GetPfcHeadroom(uint32_t port) const;
+    /// \param port index \return whether the switch routes over it (its link is up,
+    /// and the switch has noticed)
+    bool IsPortUp(uint32_t port) const;
+    /// \return how long after losing its last link to a leaf the other leaves stop
+    /// sending that leaf's traffic through this switch (RouteWithdrawDelay)
+    Time GetRouteWithdrawDelay() const;
+    /// \return how long the switch takes to notice a link change (LinkDetectionDelay)
+    Time GetLinkDetectionDelay() const;
     /// \param port ingress port \param priority 0..7 \return whether we pause the upstream
     bool IsPausingUpstream(uint32_t port, uint8_t priority) const;
 
@@ -168,8 +176,9 @@ class EthernetSwitch : public Object
     /// Equal-cost ports towards one host.
     struct Route
     {
-        std::vector<uint32_t> ports; //!< port indices
-        uint32_t sprayNext{0};       //!< PacketSpray cursor
+        std::vector<uint32_t> ports;  //!< port indices, as configured
+        std::vector<uint32_t> active; //!< those the switch knows to be up
+        uint32_t sprayNext{0};        //!< PacketSpray cursor
     };
 
     /// One port.
@@ -184,7 +193,16 @@ class EthernetSwitch : public Object
         std::array<EventId, RoceNetDevice::NUM_PRIORITIES> refresh{}; //!< pause repeats
         uint64_t forwardedPackets{0};                                 //!< sent out
         uint64_t forwardedBytes{0};                                   //!< their bytes
+        bool up{true};      //!< the switch routes over it (link up and noticed)
+        EventId linkNotice; //!< the switch notices a link change
     };
+
+    /// A port's link changed state: notice it after LinkDetectionDelay.
+    void LinkChanged(uint32_t port);
+    /// Act on a port's link state: route over it or not.
+    void NoticeLink(uint32_t port);
+    /// Recompute a route's usable ports.
+    void UpdateActive(Route& route);
 
     /// Receive callback of every port.
     bool Receive(Ptr<NetDevice> device,
@@ -227,6 +245,8 @@ class EthernetSwitch : public Object
     DataRate m_ecnReferenceRate;           //!< rate the thresholds are given for
     uint16_t m_pfcPauseQuanta{0xffff};     //!< quanta of a pause frame
     uint64_t m_pfcHeadroom{0};             //!< fixed headroom (0: from the link)
+    Time m_linkDetectionDelay;             //!< noticing a link change
+    Time m_routeWithdrawDelay;             //!< routing convergence after a withdrawal
     Counters m_counters;                   //!< counters
 
     /// Packet buffered: packet, egress port, priority.

@@ -36,7 +36,11 @@ RoceChannel::GetTypeId()
             .AddTraceSource("TxRxRoce",
                             "A frame entered the wire: frame, sender, receiver, tx time, delay",
                             MakeTraceSourceAccessor(&RoceChannel::m_txrxTrace),
-                            "ns3::RoceChannel::TxRxCallback");
+                            "ns3::RoceChannel::TxRxCallback")
+            .AddTraceSource("FrameLost",
+                            "A frame was lost because the wire was down: frame",
+                            MakeTraceSourceAccessor(&RoceChannel::m_frameLostTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -74,15 +78,62 @@ RoceChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time
     {
         return false;
     }
+    if (!m_up)
+    {
+        ++m_framesLost;
+        m_frameLostTrace(frame);
+        return true; // a dead wire swallows what is sent into it
+    }
     Ptr<RoceNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
     m_txrxTrace(frame, src, dst, txTime, m_delay);
     // A copy, so the sender's traced frame stays intact while the receiver strips it.
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &RoceNetDevice::Receive,
+                                   &RoceChannel::Deliver,
+                                   this,
                                    dst,
-                                   frame->Copy());
+                                   frame->Copy(),
+                                   m_generation);
     return true;
+}
+
+void
+RoceChannel::Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generation)
+{
+    if (generation != m_generation)
+    {
+        ++m_framesLost; // the wire went down while the frame was on it
+        m_frameLostTrace(frame);
+        return;
+    }
+    dst->Receive(frame);
+}
+
+void
+RoceChannel::SetUp(bool up)
+{
+    if (up == m_up)
+    {
+        return;
+    }
+    m_up = up;
+    ++m_generation;
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyLinkChange();
+    }
+}
+
+bool
+RoceChannel::IsUp() const
+{
+    return m_up;
+}
+
+uint64_t
+RoceChannel::GetFramesLost() const
+{
+    return m_framesLost;
 }
 
 Ptr<RoceNetDevice>

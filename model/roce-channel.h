@@ -45,6 +45,17 @@ class RoceChannel : public Channel
      */
     bool TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time txTime);
 
+    /**
+     * Take the wire down (frames on it and frames sent into it are lost, counted)
+     * or bring it back; both devices are told (their link change callbacks).
+     * \param up the new state
+     */
+    void SetUp(bool up);
+    /// \return whether the wire is up
+    bool IsUp() const;
+    /// \return frames lost because the wire was down
+    uint64_t GetFramesLost() const;
+
     /// \param device one end \return the other end (or null)
     Ptr<RoceNetDevice> GetPeer(Ptr<const RoceNetDevice> device) const;
 
@@ -60,11 +71,19 @@ class RoceChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// Hand a frame to its receiver unless the wire went down since it was sent.
+    void Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generation);
+
     Time m_delay;                //!< propagation delay
+    bool m_up{true};             //!< the wire carries frames
+    uint64_t m_generation{0};    //!< changes with every state change
+    uint64_t m_framesLost{0};    //!< frames lost while down
     Ptr<RoceNetDevice> m_dev[2]; //!< the two ends
     std::size_t m_nDevices{0};   //!< number attached
     /// Fired when a frame enters the wire: frame, sender, receiver, tx time, delay.
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
+    /// Fired when a frame is lost on a down wire.
+    TracedCallback<Ptr<const Packet>> m_frameLostTrace;
 };
 
 } // namespace ns3

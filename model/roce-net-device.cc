@@ -621,7 +621,13 @@ RoceNetDevice::GetMtu() const
 bool
 RoceNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel && m_channel->IsUp();
+}
+
+void
+RoceNetDevice::NotifyLinkChange()
+{
+    m_linkChangeCallbacks();
 }
 
 void

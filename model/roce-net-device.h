@@ -141,6 +141,9 @@ class RoceNetDevice : public NetDevice
     /// \param priority 0..7 \return frames of that priority sent
     uint64_t GetTxFrames(uint8_t priority) const;
 
+    /// Called by the channel when its state changes: runs the link change callbacks.
+    void NotifyLinkChange();
+
     /**
      * Called by the channel when a frame has fully arrived.
      * \param frame the frame
@@ -230,7 +233,7 @@ class RoceNetDevice : public NetDevice
     Counters m_counters;                     //!< counters
     NetDevice::ReceiveCallback m_rxCallback; //!< upper layer
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous upper layer
-    TracedCallback<> m_linkChangeCallbacks;              //!< link change (never fires)
+    TracedCallback<> m_linkChangeCallbacks;              //!< link change (the wire's state)
 
     /// Frame queued: frame (Ethernet header included), priority.
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;

@@ -623,6 +623,109 @@ class EthernetDcqcnIncastTestCase : public EthernetClosTestCase
     }
 };
 
+/// Link failures under one long RDMA flow from host 0 (leaf 0) to host 1 (leaf 1)
+/// over two spines, while the flow is running.
+///
+/// - Local: the leaf-0 uplink the flow is hashed onto fails. Frames on and into the
+///   dead wire are lost (counted) until leaf 0 notices (LinkDetectionDelay); from
+///   then on nothing more goes out of that port.
+/// - Remote: the link from the flow's spine to leaf 1 fails. The spine notices and
+///   drops the flow's packets for want of a route until its withdrawal has reached
+///   leaf 0 (LinkDetectionDelay + RouteWithdrawDelay); then leaf 0 routes host 1's
+///   traffic over the other spine only, and the drops stop. When the link comes
+///   back, leaf 0 routes over both spines again.
+///
+/// In both, go-back-N delivers every byte once and no queue pair fails.
+class EthernetLinkFailureTestCase : public EthernetClosTestCase
+{
+  public:
+    /// \param remote fail the spine's link to the receiver's leaf (else the sender's
+    /// leaf's uplink)
+    explicit EthernetLinkFailureTestCase(bool remote)
+        : EthernetClosTestCase(std::string("Clos: link failure, ") +
+                               (remote ? "remote (spine to receiver's leaf): drops until "
+                                         "routes converge, then restored"
+                                       : "local (sender's uplink): failover after detection")),
+          m_remote(remote)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto cluster = SmallCluster(2, 1, 2);
+        RdmaClos f(cluster);
+        const uint64_t size = 32 << 20; // about 2.7 ms at 100 Gb/s
+        f.Post(0, 1, size);
+        const Time failAt = MicroSeconds(200);
+        const Ptr<EthernetSwitch> leaf0 = f.fabric.GetLeaf(0);
+        const Time detection = leaf0->GetLinkDetectionDelay();
+        const Time converged = failAt + detection + leaf0->GetRouteWithdrawDelay();
+        // The spine carrying the flow, found from leaf 0's uplink counters.
+        uint32_t spine = 0;
+        Simulator::Schedule(failAt, [&]() {
+            spine = leaf0->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, 1, 0)) >
+                            leaf0->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, 0, 0))
+                        ? 1
+                        : 0;
+            f.fabric.ScheduleLinkState(m_remote ? 1 : 0, spine, 0, Time(0), false);
+        });
+        // Samples after the switches (and, remote, the routes) have acted.
+        uint64_t sentAfterNotice = 0;
+        uint64_t spineDropsAfterConvergence = 0;
+        Simulator::Schedule(failAt + detection + MicroSeconds(1), [&]() {
+            sentAfterNotice =
+                leaf0->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, spine, 0));
+        });
+        Simulator::Schedule(converged + MicroSeconds(1), [&]() {
+            spineDropsAfterConvergence = f.fabric.GetSpine(spine)->GetCounters().noRouteDrops;
+            NS_TEST_EXPECT_MSG_EQ(leaf0->GetRoute(1).size(), 1, "leaf 0 avoids the spine");
+        });
+        const Time restoreAt = converged + MicroSeconds(100);
+        if (m_remote)
+        {
+            Simulator::Schedule(restoreAt,
+                                [&]() { f.fabric.ScheduleLinkState(1, spine, 0, Time(0), true); });
+        }
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, 1, "the message completed");
+        const auto stats = f.Sum();
+        NS_TEST_EXPECT_MSG_EQ(stats.bytesDelivered, size, "each byte once");
+        NS_TEST_EXPECT_MSG_EQ(stats.qpFailures, 0, "no queue pair failed");
+        NS_TEST_EXPECT_MSG_GT(stats.retransmittedPackets, 0, "losses were repaired");
+        const auto totals = f.fabric.GetTotals();
+        const auto& spineCounters = f.fabric.GetSpine(spine)->GetCounters();
+        std::cout << (m_remote ? "remote" : "local") << " failure: " << totals.linkLostFrames
+                  << " frames lost on the wire, " << spineCounters.noRouteDrops
+                  << " dropped at the spine, " << stats.retransmittedPackets << " retransmitted, "
+                  << stats.timeouts << " timeouts, done at " << f.completions.done[0].As(Time::US)
+                  << std::endl;
+        if (m_remote)
+        {
+            NS_TEST_EXPECT_MSG_GT(spineCounters.noRouteDrops, 0, "the spine had no route");
+            NS_TEST_EXPECT_MSG_EQ(spineCounters.noRouteDrops,
+                                  spineDropsAfterConvergence,
+                                  "no drop once the routes converged");
+            NS_TEST_EXPECT_MSG_EQ(leaf0->GetRoute(1).size(), 2, "both spines again");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(totals.linkLostFrames, 0, "frames lost on the dead wire");
+            NS_TEST_EXPECT_MSG_EQ(
+                leaf0->GetPortForwardedPackets(f.fabric.GetLeafUplinkPort(0, spine, 0)),
+                sentAfterNotice,
+                "nothing sent on the failed uplink once noticed");
+            NS_TEST_EXPECT_MSG_EQ(leaf0->IsPortUp(f.fabric.GetLeafUplinkPort(0, spine, 0)),
+                                  false,
+                                  "the port is out of use");
+        }
+        CheckConservation(f.fabric, true);
+    }
+
+    bool m_remote; //!< which link fails
+};
+
 /// The suite.
 class EthernetClosTestSuite : public TestSuite
 {
@@ -639,6 +742,8 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetLossyIncastTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnTestCase, TestCase::QUICK);
         AddTestCase(new EthernetDcqcnIncastTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetLinkFailureTestCase(false), TestCase::QUICK);
+        AddTestCase(new EthernetLinkFailureTestCase(true), TestCase::QUICK);
     }
 };
 
