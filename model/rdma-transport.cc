@@ -61,10 +61,11 @@ RdmaTransport::GetTypeId()
                           MakeUintegerAccessor(&RdmaTransport::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("AckRequestInterval",
-                          "A queue pair paced so slowly (DCQCN) that AckInterval packets "
-                          "take longer than this sets the BTH AckReq bit on every packet, "
-                          "so it is acknowledged well within RetransmitTimeout (must be "
-                          "below it; 0: RetransmitTimeout / 8)",
+                          "A queue pair that has waited this long for progress (an ACK), or "
+                          "is paced so slowly that AckInterval packets take this long, sets "
+                          "the BTH AckReq bit on its packets, so it is acknowledged well "
+                          "within RetransmitTimeout (at most half of it; 0: "
+                          "RetransmitTimeout / 8)",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaTransport::m_ackRequestInterval),
                           MakeTimeChecker())
@@ -525,15 +526,22 @@ RdmaTransport::PullData(uint8_t priority)
         }
         bool wasIdle = !qp.HasOutstanding();
         RdmaQueuePair::Segment s = qp.NextSegment();
-        // Pace at the QP's rate: the frame's wire bytes at RC. A QP paced so slowly
-        // that AckInterval packets take longer than the ACK request interval asks
-        // for an ACK on every packet, or its timer would expire waiting for them.
+        // Pace at the QP's rate: the frame's wire bytes at RC.
         const Time gap = qp.cc && qp.cc->IsLimited()
                              ? Seconds(GetWireBytes(s) * 8.0 / qp.cc->GetRate())
                              : Time(0);
-        const Time ackRequest = m_ackRequestInterval.IsZero() ? m_rto / 8 : m_ackRequestInterval;
-        Ptr<Packet> packet =
-            BuildData(qp, s, gap.GetSeconds() * m_ackInterval >= ackRequest.GetSeconds());
+        // Ask for an ACK at once (besides every AckInterval packets and at message
+        // end) when this packet fills the window, when the QP is paced so slowly
+        // that AckInterval packets would take AckRequestInterval, or when it has
+        // waited that long for progress (a QP slowed by a shared NIC or by PFC).
+        // Otherwise the timer could expire while the receiver collects packets.
+        const Time ackRequestInterval =
+            m_ackRequestInterval.IsZero() ? m_rto / 8 : m_ackRequestInterval;
+        const bool ackRequest =
+            (m_windowPackets > 0 && qp.GetSndNxt() - qp.GetSndUna() >= m_windowPackets) ||
+            gap.GetSeconds() * m_ackInterval >= ackRequestInterval.GetSeconds() ||
+            (qp.rtoEvent.IsRunning() && now - (qp.rtoDeadline - m_rto) >= ackRequestInterval);
+        Ptr<Packet> packet = BuildData(qp, s, ackRequest);
         qp.nextSendTime = now + gap;
         if (qp.cc)
         {

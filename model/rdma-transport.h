@@ -214,7 +214,7 @@ class RdmaTransport : public Object
     uint32_t m_ackInterval;      //!< ACK every N in-order packets
     uint32_t m_initialPsn;       //!< first PSN of every QP this transport sends on
     Time m_rto;                  //!< retransmission timeout
-    Time m_ackRequestInterval;   //!< slow-pacing threshold for AckReq (0: m_rto / 8)
+    Time m_ackRequestInterval;   //!< wait for progress before AckReq (0: m_rto / 8)
     uint32_t m_retryLimit;       //!< timeouts without progress before the QP fails
     uint64_t m_windowBytes;      //!< bytes-in-flight window (0 = none)
     uint8_t m_dataDscp;          //!< DSCP of data packets

@@ -569,6 +569,68 @@ class RdmaHugeMessageTestCase : public TestCase
     }
 };
 
+/**
+ * Queue pairs that make slow progress for reasons other than loss must not time
+ * out while the receiver collects AckInterval (16) packets to acknowledge:
+ * - 255 queue pairs of one host share its NIC round robin, so each sends a packet
+ *   every 255 frame times (85 us at 100 Gb/s) and 16 take 1.36 ms, more than
+ *   RetransmitTimeout (1.05 ms);
+ * - a window of 8 packets stops a queue pair before it has sent 16.
+ * AckRequestInterval makes them ask for an ACK: no timeout, no retransmission.
+ */
+class RdmaSlowProgressTestCase : public TestCase
+{
+  public:
+    RdmaSlowProgressTestCase()
+        : TestCase("slow queue pairs ask for ACKs: a shared NIC, a small window")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            ClusterDescription cluster;
+            cluster.leaves = 1;
+            cluster.hostsPerLeaf = 256;
+            cluster.hostPortsPerLeaf = 256;
+            cluster.spines = 1;
+            cluster.hostLinkRate = DataRate("100Gbps");
+            cluster.fabricLinkRate = DataRate("100Gbps");
+            EthernetClosHelper fabric;
+            fabric.Install(cluster);
+            RdmaHelper rdma;
+            rdma.Install(fabric.GetHostDevices());
+            CompletionLog log;
+            for (uint32_t r = 1; r < 256; ++r)
+            {
+                rdma.Post(0, r, 256 << 10, r, MakeCallback(&CompletionLog::OnSent, &log));
+            }
+            Simulator::Run();
+            const auto& s = rdma.GetTransport(0)->GetStats();
+            NS_TEST_EXPECT_MSG_EQ(log.sent.size(), 255, "every message completed");
+            NS_TEST_EXPECT_MSG_EQ(s.timeouts, 0, "255 queue pairs on one NIC: no timeout");
+            NS_TEST_EXPECT_MSG_EQ(s.retransmittedPackets, 0, "no retransmission");
+            Simulator::Destroy();
+        }
+        {
+            PairFixture f("100Gbps", MicroSeconds(1), 4096, NanoSeconds(4096 * 256));
+            f.rdma.GetTransport(0)->SetAttribute("MaxBytesInFlight", UintegerValue(8 * 4096));
+            CompletionLog log;
+            const uint64_t size = 1 << 20;
+            f.rdma.Post(0, 1, size, 1, MakeCallback(&CompletionLog::OnSent, &log));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(log.sent.size(), 1, "the message completed");
+            const auto& s = f.rdma.GetTransport(0)->GetStats();
+            NS_TEST_EXPECT_MSG_EQ(s.timeouts, 0, "a window of 8 packets: no timeout");
+            // 8 packets per round trip (2 x 1 us + frame times) is below line rate:
+            // 256 packets need 32 round trips of about 5 us, far below one timeout.
+            NS_TEST_EXPECT_MSG_LT(log.sent[0].doneTime, MicroSeconds(500), "no stall");
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// The suite.
 class RdmaTransportTestSuite : public TestSuite
 {
@@ -588,6 +650,7 @@ class RdmaTransportTestSuite : public TestSuite
         AddTestCase(new RdmaRetryLimitTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaRoundRobinWindowTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaHugeMessageTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaSlowProgressTestCase(), TestCase::QUICK);
     }
 };
 
