@@ -78,7 +78,14 @@ EthernetClosHelper::CreateSwitches()
     {
         Ptr<EthernetSwitch> spine = CreateSwitch(m_spineFactory);
         m_spines.Get(s)->AggregateObject(spine);
-        m_spineSwitches.push_back(spine);
+        m_topology->spines.push_back(spine);
+        // When the other switches learn that a spine gained or lost a link, the
+        // leaves' routes follow.
+        std::shared_ptr<const Topology> topology = m_topology;
+        spine->TraceConnectWithoutContext(
+            "RouteAdvertise",
+            Callback<void, uint32_t, bool>(
+                [topology](uint32_t, bool) { UpdateLeafRoutes(topology); }));
     }
 }
 
@@ -117,8 +124,10 @@ EthernetClosHelper::CreateFabricLinks()
                     m_topology->leaves[l]->AddPort(leafEnd, m_cluster.fabricLinkDelay);
                 leafUp[l].push_back(up);
                 m_topology->leafUplinkPorts.push_back(up);
-                spineDown[s][l].push_back(
-                    m_spineSwitches[s]->AddPort(spineEnd, m_cluster.fabricLinkDelay));
+                const uint32_t down =
+                    m_topology->spines[s]->AddPort(spineEnd, m_cluster.fabricLinkDelay);
+                spineDown[s][l].push_back(down);
+                m_topology->spineDownPorts.push_back(down);
                 m_fabricDevs.Add(leafEnd);
                 m_fabricDevs.Add(spineEnd);
                 m_topology->channels.push_back(channel);
@@ -137,7 +146,7 @@ EthernetClosHelper::CreateFabricLinks()
         }
         for (uint32_t s = 0; s < m_cluster.spines; ++s)
         {
-            m_spineSwitches[s]->SetRoute(h, spineDown[s][hostLeaf]);
+            m_topology->spines[s]->SetRoute(h, spineDown[s][hostLeaf]);
         }
     }
 }
@@ -152,8 +161,8 @@ EthernetClosHelper::GetLeaf(uint32_t leaf) const
 Ptr<EthernetSwitch>
 EthernetClosHelper::GetSpine(uint32_t spine) const
 {
-    NS_ABORT_MSG_IF(spine >= m_spineSwitches.size(), "EthernetClosHelper: no spine " << spine);
-    return m_spineSwitches[spine];
+    NS_ABORT_MSG_IF(spine >= m_topology->spines.size(), "EthernetClosHelper: no spine " << spine);
+    return m_topology->spines[spine];
 }
 
 const NetDeviceContainer&
@@ -191,11 +200,9 @@ EthernetClosHelper::ScheduleLinkState(uint32_t leaf,
                                       Time at,
                                       bool up)
 {
+    NS_ABORT_MSG_IF(at.IsStrictlyNegative(),
+                    "EthernetClosHelper::ScheduleLinkState: delay " << at << " is negative");
     Simulator::Schedule(at, &RoceChannel::SetUp, GetFabricChannel(leaf, spine, link), up);
-    const Ptr<EthernetSwitch> sw = m_spineSwitches[spine];
-    std::shared_ptr<const Topology> topology = m_topology;
-    Simulator::Schedule(at + sw->GetLinkDetectionDelay() + sw->GetRouteWithdrawDelay(),
-                        [topology]() { UpdateLeafRoutes(topology); });
 }
 
 void
@@ -203,18 +210,16 @@ EthernetClosHelper::UpdateLeafRoutes(const std::shared_ptr<const Topology>& topo
 {
     const ClusterDescription& c = topology->cluster;
     const uint32_t links = c.linksPerLeafSpine;
-    auto channel = [&](uint32_t l, uint32_t s, uint32_t k) {
-        return topology->channels[(l * c.spines + s) * links + k];
-    };
     for (uint32_t dstLeaf = 0; dstLeaf < c.leaves; ++dstLeaf)
     {
-        // Spines with a link up to the destination leaf.
+        // Spines that advertise a link to the destination leaf.
         std::vector<bool> reaches(c.spines, false);
         for (uint32_t s = 0; s < c.spines; ++s)
         {
             for (uint32_t k = 0; k < links && !reaches[s]; ++k)
             {
-                reaches[s] = channel(dstLeaf, s, k)->IsUp();
+                reaches[s] = topology->spines[s]->IsPortAdvertised(
+                    topology->spineDownPorts[(dstLeaf * c.spines + s) * links + k]);
             }
         }
         for (uint32_t l = 0; l < c.leaves; ++l)
@@ -231,7 +236,7 @@ EthernetClosHelper::UpdateLeafRoutes(const std::shared_ptr<const Topology>& topo
                 {
                     const uint32_t port = topology->leafUplinkPorts[(l * c.spines + s) * links + k];
                     all.push_back(port);
-                    if (reaches[s] && channel(l, s, k)->IsUp())
+                    if (reaches[s])
                     {
                         usable.push_back(port);
                     }
@@ -252,10 +257,11 @@ EthernetClosHelper::GetTotals() const
     Totals t;
     auto addSwitch = [&t](const Ptr<EthernetSwitch>& sw) {
         const auto& c = sw->GetCounters();
-        t.droppedPackets += c.noRouteDrops + c.bufferDrops;
-        t.droppedBytes += c.noRouteDropBytes + c.bufferDropBytes;
+        t.droppedPackets += c.noRouteDrops + c.bufferDrops + c.linkDownDrops;
+        t.droppedBytes += c.noRouteDropBytes + c.bufferDropBytes + c.linkDownDropBytes;
         t.headroomDrops += c.headroomDrops;
-        t.queuedPackets += c.receivedPackets - c.forwardedPackets - c.noRouteDrops - c.bufferDrops;
+        t.queuedPackets += c.receivedPackets - c.forwardedPackets - c.noRouteDrops - c.bufferDrops -
+                           c.linkDownDrops;
         t.queuedBytes += sw->GetMmu()->GetUsedBytes();
         t.ecnMarked += c.ecnMarked;
         t.pfcPauses += c.pfcPauses;
@@ -273,7 +279,7 @@ EthernetClosHelper::GetTotals() const
             t.deliveredBytes += leaf->GetPortForwardedBytes(p);
         }
     }
-    for (const auto& spine : m_spineSwitches)
+    for (const auto& spine : m_topology->spines)
     {
         addSwitch(spine);
     }
@@ -321,6 +327,7 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
         WriteStatsLine(os, kind, i, "bufferDrops", c.bufferDrops);
         WriteStatsLine(os, kind, i, "bufferDropBytes", c.bufferDropBytes);
         WriteStatsLine(os, kind, i, "headroomDrops", c.headroomDrops);
+        WriteStatsLine(os, kind, i, "linkDownDrops", c.linkDownDrops);
         WriteStatsLine(os, kind, i, "ecnMarked", c.ecnMarked);
         WriteStatsLine(os, kind, i, "pfcPauses", c.pfcPauses);
         WriteStatsLine(os, kind, i, "pfcPauseRefreshes", c.pfcPauseRefreshes);
@@ -349,9 +356,9 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
     {
         writeSwitch("leaf", l, m_topology->leaves[l]);
     }
-    for (uint32_t s = 0; s < m_spineSwitches.size(); ++s)
+    for (uint32_t s = 0; s < m_topology->spines.size(); ++s)
     {
-        writeSwitch("spine", s, m_spineSwitches[s]);
+        writeSwitch("spine", s, m_topology->spines[s]);
     }
 }
 
@@ -363,7 +370,7 @@ EthernetClosHelper::AssignStreams(int64_t stream)
     {
         used += sw->AssignStreams(stream + used);
     }
-    for (const auto& sw : m_spineSwitches)
+    for (const auto& sw : m_topology->spines)
     {
         used += sw->AssignStreams(stream + used);
     }

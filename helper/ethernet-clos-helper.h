@@ -83,15 +83,17 @@ class EthernetClosHelper : public ClusterFabricHelper
     uint32_t GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
     /**
-     * Fail (or restore) a leaf-spine link at a time. Frames on the wire and sent
-     * into it while it is down are lost (counted). The two switches at its ends stop
-     * (resume) routing over it after their LinkDetectionDelay. If the spine loses
-     * its last link to the leaf, the other leaves keep sending it that leaf's
-     * traffic, which it drops for want of a route, until the spine's
-     * LinkDetectionDelay + RouteWithdrawDelay have passed; then every leaf routes
-     * over the spines that still reach each leaf (and back when the link returns).
+     * Fail (or restore) a leaf-spine link after a delay. Frames on the wire and
+     * sent into it while it is down are lost (counted). The two switches at its ends
+     * stop (resume) routing over it after their LinkDetectionDelay, and drop what
+     * they had queued for it. If the spine loses its last link to the leaf, the
+     * other leaves keep sending it that leaf's traffic, which it drops for want of
+     * a route, until the spine's withdrawal has spread (RouteWithdrawDelay after it
+     * noticed); then every leaf routes over the spines that still reach each leaf
+     * (and back, the same way, when the link returns).
      * \param leaf leaf index \param spine spine index \param link parallel link
-     * \param at when \param up new state
+     * \param at delay from now (as Simulator::Schedule; not negative)
+     * \param up new state
      */
     void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up);
 
@@ -124,10 +126,13 @@ class EthernetClosHelper : public ClusterFabricHelper
         std::vector<Ptr<EthernetSwitch>> leaves; //!< per leaf
         std::vector<Ptr<RoceChannel>> channels;  //!< (leaf, spine, link) order
         std::vector<uint32_t> leafUplinkPorts;   //!< leaf port of each channel
+        std::vector<Ptr<EthernetSwitch>> spines; //!< per spine
+        std::vector<uint32_t> spineDownPorts;    //!< spine port of each channel
     };
 
     /// Route every leaf's traffic for every remote host over its uplinks to the
-    /// spines that have a link up to that host's leaf (all uplinks if none has).
+    /// spines that advertise a link to that host's leaf (all uplinks if none does);
+    /// each leaf itself stops using an uplink whose link it has noticed down.
     static void UpdateLeafRoutes(const std::shared_ptr<const Topology>& topology);
     /// \param factory switch factory \return a switch with its MMU
     Ptr<EthernetSwitch> CreateSwitch(const ObjectFactory& factory) const;
@@ -137,7 +142,6 @@ class EthernetClosHelper : public ClusterFabricHelper
     ObjectFactory m_mmuFactory;                                         //!< SharedBufferMmu
     NetDeviceContainer m_fabricDevs;                                    //!< leaf-spine link devices
     std::shared_ptr<Topology> m_topology{std::make_shared<Topology>()}; //!< leaves, links
-    std::vector<Ptr<EthernetSwitch>> m_spineSwitches;                   //!< per spine
 };
 
 } // namespace ns3

@@ -115,9 +115,10 @@ EthernetSwitch::GetTypeId()
             // Assumption: a routing withdrawal (BGP) reaches the other leaves and
             // their forwarding tables within a millisecond.
             .AddAttribute("RouteWithdrawDelay",
-                          "Time from this switch noticing it lost its last link to a leaf "
-                          "until the other switches stop sending it that leaf's traffic "
-                          "(routing convergence; EthernetClosHelper applies it)",
+                          "Time from this switch noticing a port's link go down (or up) "
+                          "until the other switches have learnt it (routing convergence): "
+                          "RouteAdvertise fires then, and EthernetClosHelper reroutes the "
+                          "leaves",
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&EthernetSwitch::m_routeWithdrawDelay),
                           MakeTimeChecker(Time(0)))
@@ -143,6 +144,11 @@ EthernetSwitch::GetTypeId()
                             "A packet was marked CE: packet, egress port, queue bytes",
                             MakeTraceSourceAccessor(&EthernetSwitch::m_ecnMarkTrace),
                             "ns3::EthernetSwitch::EcnTracedCallback")
+            .AddTraceSource("RouteAdvertise",
+                            "The other switches have learnt a port's link state "
+                            "(RouteWithdrawDelay after this switch noticed it): port, up",
+                            MakeTraceSourceAccessor(&EthernetSwitch::m_advertiseTrace),
+                            "ns3::EthernetSwitch::AdvertiseTracedCallback")
             .AddTraceSource("Pfc",
                             "The switch sent PFC: ingress port, priority, pause (true) or "
                             "resume (false)",
@@ -169,6 +175,7 @@ EthernetSwitch::DoDispose()
             event.Cancel();
         }
         port.linkNotice.Cancel();
+        port.advertise.Cancel();
         port.device = nullptr;
         for (auto& queue : port.queues)
         {
@@ -178,6 +185,8 @@ EthernetSwitch::DoDispose()
     m_ports.clear();
     m_mmu = nullptr;
     m_uniform = nullptr;
+    // Listeners may hold the switch's neighbours (EthernetClosHelper's routing).
+    m_advertiseTrace = TracedCallback<uint32_t, bool>();
     Object::DoDispose();
 }
 
@@ -300,6 +309,18 @@ EthernetSwitch::UpdateActive(Route& route)
 void
 EthernetSwitch::LinkChanged(uint32_t port)
 {
+    Port& p = m_ports[port];
+    if (p.device->IsLinkUp())
+    {
+        // A pause sent while the wire was down was lost: say it again.
+        for (uint8_t priority = 0; priority < RoceNetDevice::NUM_PRIORITIES; ++priority)
+        {
+            if (p.pausing[priority])
+            {
+                p.device->SendPfc(priority, m_pfcPauseQuanta);
+            }
+        }
+    }
     m_ports[port].linkNotice.Cancel();
     m_ports[port].linkNotice =
         Simulator::Schedule(m_linkDetectionDelay, &EthernetSwitch::NoticeLink, this, port);
@@ -319,6 +340,53 @@ EthernetSwitch::NoticeLink(uint32_t port)
     {
         UpdateActive(route);
     }
+    if (!up)
+    {
+        FlushPort(port);
+    }
+    m_ports[port].advertise.Cancel();
+    m_ports[port].advertise =
+        Simulator::Schedule(m_routeWithdrawDelay, &EthernetSwitch::Advertise, this, port);
+}
+
+void
+EthernetSwitch::FlushPort(uint32_t portIndex)
+{
+    Port& port = m_ports[portIndex];
+    for (uint8_t priority = 0; priority < RoceNetDevice::NUM_PRIORITIES; ++priority)
+    {
+        auto& queue = port.queues[priority];
+        while (!queue.empty())
+        {
+            Entry entry = std::move(queue.front());
+            queue.pop_front();
+            m_mmu->Release(entry.inPort, portIndex, priority, entry.bytes);
+            Drop(entry.packet, entry.inPort, DROP_LINK_DOWN, entry.bytes);
+            if (m_ports[entry.inPort].pausing[priority])
+            {
+                CheckResume(entry.inPort, priority);
+            }
+        }
+    }
+}
+
+void
+EthernetSwitch::Advertise(uint32_t port)
+{
+    Port& p = m_ports[port];
+    if (p.advertisedUp == p.up)
+    {
+        return;
+    }
+    p.advertisedUp = p.up;
+    m_advertiseTrace(port, p.up);
+}
+
+bool
+EthernetSwitch::IsPortAdvertised(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_ports[port].advertisedUp;
 }
 
 bool
@@ -544,6 +612,11 @@ EthernetSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reaso
     {
         ++m_counters.noRouteDrops;
         m_counters.noRouteDropBytes += bytes;
+    }
+    else if (reason == DROP_LINK_DOWN)
+    {
+        ++m_counters.linkDownDrops;
+        m_counters.linkDownDropBytes += bytes;
     }
     else
     {

@@ -65,6 +65,7 @@ class EthernetSwitch : public Object
         DROP_EGRESS_LIMIT,  //!< lossy priority over its egress threshold
         DROP_HEADROOM_FULL, //!< lossless priority beyond its PFC headroom
         DROP_BUFFER_FULL,   //!< shared buffer exhausted
+        DROP_LINK_DOWN,     //!< queued for a port whose link went down (flushed)
     };
 
     /// Counters (never reset).
@@ -83,6 +84,8 @@ class EthernetSwitch : public Object
         uint64_t pfcPauses{0};         //!< pauses sent because a threshold was crossed
         uint64_t pfcPauseRefreshes{0}; //!< pauses repeated while still congested
         uint64_t pfcResumes{0};        //!< resumes sent
+        uint64_t linkDownDrops{0};     //!< packets flushed from ports whose link went down
+        uint64_t linkDownDropBytes{0}; //!< their frame bytes
     };
 
     /// \return the TypeId
@@ -134,6 +137,9 @@ class EthernetSwitch : public Object
     /// \param port index \return whether the switch routes over it (its link is up,
     /// and the switch has noticed)
     bool IsPortUp(uint32_t port) const;
+    /// \param port index \return whether the other switches have learnt that the
+    /// port is up (its state RouteWithdrawDelay after the switch noticed it)
+    bool IsPortAdvertised(uint32_t port) const;
     /// \return how long after losing its last link to a leaf the other leaves stop
     /// sending that leaf's traffic through this switch (RouteWithdrawDelay)
     Time GetRouteWithdrawDelay() const;
@@ -193,14 +199,20 @@ class EthernetSwitch : public Object
         std::array<EventId, RoceNetDevice::NUM_PRIORITIES> refresh{}; //!< pause repeats
         uint64_t forwardedPackets{0};                                 //!< sent out
         uint64_t forwardedBytes{0};                                   //!< their bytes
-        bool up{true};      //!< the switch routes over it (link up and noticed)
-        EventId linkNotice; //!< the switch notices a link change
+        bool up{true};           //!< the switch routes over it (link up and noticed)
+        EventId linkNotice;      //!< the switch notices a link change
+        bool advertisedUp{true}; //!< what the routing protocol has told the others
+        EventId advertise;       //!< the others learn of a change
     };
 
     /// A port's link changed state: notice it after LinkDetectionDelay.
     void LinkChanged(uint32_t port);
     /// Act on a port's link state: route over it or not.
     void NoticeLink(uint32_t port);
+    /// Drop, release and count every packet queued for a port.
+    void FlushPort(uint32_t port);
+    /// Tell the routing protocol (the RouteAdvertise trace) a port's state.
+    void Advertise(uint32_t port);
     /// Recompute a route's usable ports.
     void UpdateActive(Route& route);
 
@@ -259,6 +271,8 @@ class EthernetSwitch : public Object
     TracedCallback<Ptr<const Packet>, uint32_t, uint64_t> m_ecnMarkTrace;
     /// PFC sent by this switch: ingress port, priority, true for a pause, false for a resume.
     TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
+    /// The others have learnt a port's state: port, up.
+    TracedCallback<uint32_t, bool> m_advertiseTrace;
 };
 
 } // namespace ns3
