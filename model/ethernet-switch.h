@@ -46,6 +46,11 @@ class UniformRandomVariable;
  *   probability on the bytes of its egress queue: 0 up to Kmin, Pmax (q - Kmin) /
  *   (Kmax - Kmin) up to Kmax, 1 above. Thresholds are given for a port of
  *   EcnReferenceRate and scale linearly with each port's rate.
+ * - Links: LinkDetectionDelay after a port's link goes down (up), the switch stops
+ *   (resumes) routing over it, dropping what it had queued for it, and
+ *   RouteWithdrawDelay later it advertises the change (RouteAdvertise), which
+ *   EthernetClosHelper uses to reroute the leaves. Pauses still in force are sent
+ *   again when a link comes back.
  */
 class EthernetSwitch : public Object
 {
