@@ -385,15 +385,13 @@ EthernetSwitch::Advertise(uint32_t port)
 bool
 EthernetSwitch::IsPortAdvertised(uint32_t port) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
-    return m_ports[port].advertisedUp;
+    return CheckedPort(port).advertisedUp;
 }
 
 bool
 EthernetSwitch::IsPortUp(uint32_t port) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
-    return m_ports[port].up;
+    return CheckedPort(port).up;
 }
 
 Time
@@ -684,11 +682,18 @@ EthernetSwitch::GetNPorts() const
     return static_cast<uint32_t>(m_ports.size());
 }
 
+const EthernetSwitch::Port&
+EthernetSwitch::CheckedPort(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "EthernetSwitch: no port " << port << " (" << m_ports.size() << " ports)");
+    return m_ports[port];
+}
+
 Ptr<RoceNetDevice>
 EthernetSwitch::GetPort(uint32_t port) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
-    return m_ports[port].device;
+    return CheckedPort(port).device;
 }
 
 Ptr<SharedBufferMmu>
@@ -706,15 +711,13 @@ EthernetSwitch::GetCounters() const
 uint64_t
 EthernetSwitch::GetPortForwardedPackets(uint32_t port) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
-    return m_ports[port].forwardedPackets;
+    return CheckedPort(port).forwardedPackets;
 }
 
 uint64_t
 EthernetSwitch::GetPortForwardedBytes(uint32_t port) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
-    return m_ports[port].forwardedBytes;
+    return CheckedPort(port).forwardedBytes;
 }
 
 uint32_t
@@ -728,7 +731,7 @@ EthernetSwitch::GetQueuePackets(uint32_t port, uint8_t priority) const
 uint64_t
 EthernetSwitch::GetPfcHeadroom(uint32_t port) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "EthernetSwitch: no port " << port);
+    CheckedPort(port);
     return m_mmu->GetHeadroom(port);
 }
 

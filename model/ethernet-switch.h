@@ -210,6 +210,8 @@ class EthernetSwitch : public Object
         EventId advertise;       //!< the others learn of a change
     };
 
+    /// \param port index \return the port (stops if there is none)
+    const Port& CheckedPort(uint32_t port) const;
     /// A port's link changed state: notice it after LinkDetectionDelay.
     void LinkChanged(uint32_t port);
     /// Act on a port's link state: route over it or not.
