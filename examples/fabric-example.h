@@ -22,26 +22,10 @@ namespace ns3
 {
 
 /// Fabric options of the examples; they start at the models' attribute defaults.
+/// An option left at the model's built-in default is not applied, so a
+/// --ns3::<Type>::<Attribute> default on the same command line takes effect.
 struct FabricExampleOptions
 {
-    std::string fabric{"scheduled"}; //!< scheduled or ethernet
-    // Scheduled fabric
-    std::string sprayMode{"RoundRobin"}; //!< ScheduledLeafSwitch::SprayMode
-    uint32_t cellPayload{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellPayload")};
-    uint32_t cellHeader{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellHeader")};
-    uint32_t creditSize{Default<uint32_t>(CreditScheduler::GetTypeId(), "CreditSize")};
-    double overGrant{Default<double>(CreditScheduler::GetTypeId(), "OverGrant")};
-    // Ethernet Clos
-    std::string loadBalancing{"Ecmp"}; //!< EthernetSwitch::LoadBalancing
-    uint64_t bufferSize{Default<uint64_t>(SharedBufferMmu::GetTypeId(), "BufferSize")};
-    bool pfc{true}; //!< SharedBufferMmu::PfcEnabled
-    bool ecn{true}; //!< EthernetSwitch::EcnEnabled
-    // Traffic
-    uint32_t udpDscp{26}; //!< DSCP of UDP sources: 26 is the RoCE data class, priority 3
-    // Output
-    std::string json;  //!< JSON results file (empty: none)
-    std::string stats; //!< CSV file of every fabric counter (empty: none)
-
     /// \param tid a TypeId \param name a numeric attribute \return its default
     template <typename T>
     static T Default(TypeId tid, const std::string& name)
@@ -58,23 +42,52 @@ struct FabricExampleOptions
         }
     }
 
+    /// The fabric tunables the examples expose.
+    struct Tunables
+    {
+        // Scheduled fabric
+        std::string sprayMode{"RoundRobin"}; //!< ScheduledLeafSwitch::SprayMode
+        uint32_t cellPayload{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellPayload")};
+        uint32_t cellHeader{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellHeader")};
+        uint32_t creditSize{Default<uint32_t>(CreditScheduler::GetTypeId(), "CreditSize")};
+        double overGrant{Default<double>(CreditScheduler::GetTypeId(), "OverGrant")};
+        // Ethernet Clos
+        std::string loadBalancing{"Ecmp"}; //!< EthernetSwitch::LoadBalancing
+        uint64_t bufferSize{Default<uint64_t>(SharedBufferMmu::GetTypeId(), "BufferSize")};
+        bool pfc{true}; //!< SharedBufferMmu::PfcEnabled
+        bool ecn{true}; //!< EthernetSwitch::EcnEnabled
+    };
+
+    std::string fabric{"scheduled"}; //!< scheduled or ethernet
+    Tunables values;                 //!< bound to the command line
+    const Tunables builtin;          //!< the models' defaults, before the command line
+    // Traffic
+    uint32_t udpDscp{26}; //!< DSCP of UDP sources: 26 is the RoCE data class, priority 3
+    // Output
+    std::string json;  //!< JSON results file (empty: none)
+    std::string stats; //!< CSV file of every fabric counter (empty: none)
+
     /// \param cmd the command line to add the options to
     void AddToCommandLine(CommandLine& cmd)
     {
         cmd.AddValue("fabric", "scheduled (VOQs, credits, cells) or ethernet (Clos)", fabric);
-        cmd.AddValue("sprayMode", "scheduled: RoundRobin, Random or LeastLoaded", sprayMode);
-        cmd.AddValue("cellPayload", "scheduled: cell payload bytes", cellPayload);
-        cmd.AddValue("cellHeader", "scheduled: cell header bytes", cellHeader);
-        cmd.AddValue("creditSize", "scheduled: credit grant bytes", creditSize);
-        cmd.AddValue("overGrant", "scheduled: credit rate / port rate", overGrant);
-        cmd.AddValue("loadBalancing", "ethernet: Ecmp, PacketSpray or Adaptive", loadBalancing);
-        cmd.AddValue("bufferSize", "ethernet: packet buffer of each switch, bytes", bufferSize);
-        cmd.AddValue("pfc", "ethernet: PFC on the lossless priority (3: DSCP 24-31)", pfc);
+        cmd.AddValue("sprayMode", "scheduled: RoundRobin, Random or LeastLoaded", values.sprayMode);
+        cmd.AddValue("cellPayload", "scheduled: cell payload bytes", values.cellPayload);
+        cmd.AddValue("cellHeader", "scheduled: cell header bytes", values.cellHeader);
+        cmd.AddValue("creditSize", "scheduled: credit grant bytes", values.creditSize);
+        cmd.AddValue("overGrant", "scheduled: credit rate / port rate", values.overGrant);
+        cmd.AddValue("loadBalancing",
+                     "ethernet: Ecmp, PacketSpray or Adaptive",
+                     values.loadBalancing);
+        cmd.AddValue("bufferSize",
+                     "ethernet: packet buffer of each switch, bytes",
+                     values.bufferSize);
+        cmd.AddValue("pfc", "ethernet: PFC on the lossless priority (3: DSCP 24-31)", values.pfc);
         cmd.AddValue("udpDscp",
                      "DSCP of the UDP sources (26: priority 3, lossless on the Ethernet Clos "
                      "as RDMA data is; 0: priority 0, lossy)",
                      udpDscp);
-        cmd.AddValue("ecn", "ethernet: ECN marking", ecn);
+        cmd.AddValue("ecn", "ethernet: ECN marking", values.ecn);
         cmd.AddValue("json", "JSON results file", json);
         cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
     }
@@ -92,20 +105,47 @@ struct FabricExampleOptions
         if (fabric == "scheduled")
         {
             auto scheduled = std::make_unique<ScheduledFabricHelper>();
-            scheduled->SetLeafAttribute("SprayMode", StringValue(sprayMode));
-            scheduled->SetLeafAttribute("CellPayload", UintegerValue(cellPayload));
-            scheduled->SetLeafAttribute("CellHeader", UintegerValue(cellHeader));
-            scheduled->SetSchedulerAttribute("CreditSize", UintegerValue(creditSize));
-            scheduled->SetSchedulerAttribute("OverGrant", DoubleValue(overGrant));
+            if (values.sprayMode != builtin.sprayMode)
+            {
+                scheduled->SetLeafAttribute("SprayMode", StringValue(values.sprayMode));
+            }
+            if (values.cellPayload != builtin.cellPayload)
+            {
+                scheduled->SetLeafAttribute("CellPayload", UintegerValue(values.cellPayload));
+            }
+            if (values.cellHeader != builtin.cellHeader)
+            {
+                scheduled->SetLeafAttribute("CellHeader", UintegerValue(values.cellHeader));
+            }
+            if (values.creditSize != builtin.creditSize)
+            {
+                scheduled->SetSchedulerAttribute("CreditSize", UintegerValue(values.creditSize));
+            }
+            if (values.overGrant != builtin.overGrant)
+            {
+                scheduled->SetSchedulerAttribute("OverGrant", DoubleValue(values.overGrant));
+            }
             helper = std::move(scheduled);
         }
         else if (fabric == "ethernet")
         {
             auto clos = std::make_unique<EthernetClosHelper>();
-            clos->SetSwitchAttribute("LoadBalancing", StringValue(loadBalancing));
-            clos->SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
-            clos->SetMmuAttribute("BufferSize", UintegerValue(bufferSize));
-            clos->SetMmuAttribute("PfcEnabled", BooleanValue(pfc));
+            if (values.loadBalancing != builtin.loadBalancing)
+            {
+                clos->SetSwitchAttribute("LoadBalancing", StringValue(values.loadBalancing));
+            }
+            if (values.ecn != builtin.ecn)
+            {
+                clos->SetSwitchAttribute("EcnEnabled", BooleanValue(values.ecn));
+            }
+            if (values.bufferSize != builtin.bufferSize)
+            {
+                clos->SetMmuAttribute("BufferSize", UintegerValue(values.bufferSize));
+            }
+            if (values.pfc != builtin.pfc)
+            {
+                clos->SetMmuAttribute("PfcEnabled", BooleanValue(values.pfc));
+            }
             helper = std::move(clos);
         }
         NS_ABORT_MSG_IF(!helper, "--fabric must be scheduled or ethernet, got " << fabric);

@@ -123,6 +123,10 @@ ClusterDescription::AddToCommandLine(CommandLine& cmd, const std::string& prefix
     cmd.AddValue(prefix + "hostLinkDelay", "host-leaf propagation delay", hostLinkDelay);
     cmd.AddValue(prefix + "fabricLinkRate", "leaf-spine link rate", fabricLinkRate);
     cmd.AddValue(prefix + "fabricLinkDelay", "leaf-spine propagation delay", fabricLinkDelay);
+    cmd.AddValue(prefix + "hostNetwork", "first address of the host block", hostNetwork);
+    cmd.AddValue(prefix + "hostNetworkPrefixLength",
+                 "prefix length of the host block",
+                 hostNetworkPrefixLength);
 }
 
 std::string

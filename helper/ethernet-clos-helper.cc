@@ -328,6 +328,7 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
         WriteStatsLine(os, kind, i, "bufferDropBytes", c.bufferDropBytes);
         WriteStatsLine(os, kind, i, "headroomDrops", c.headroomDrops);
         WriteStatsLine(os, kind, i, "linkDownDrops", c.linkDownDrops);
+        WriteStatsLine(os, kind, i, "linkDownDropBytes", c.linkDownDropBytes);
         WriteStatsLine(os, kind, i, "ecnMarked", c.ecnMarked);
         WriteStatsLine(os, kind, i, "pfcPauses", c.pfcPauses);
         WriteStatsLine(os, kind, i, "pfcPauseRefreshes", c.pfcPauseRefreshes);

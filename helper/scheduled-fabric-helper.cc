@@ -178,6 +178,8 @@ ScheduledFabricHelper::ScheduleLinkState(uint32_t leaf,
                                          Time at,
                                          bool up)
 {
+    NS_ABORT_MSG_IF(at.IsStrictlyNegative(),
+                    "ScheduledFabricHelper::ScheduleLinkState: delay " << at << " is negative");
     Simulator::Schedule(at, &FabricChannel::SetUp, GetFabricChannel(leaf, spine, link), up);
 }
 
@@ -259,8 +261,11 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
         line("leaf", i, "deliveredPackets", c.deliveredPackets);
         line("leaf", i, "deliveredBytes", c.deliveredBytes);
         line("leaf", i, "unroutablePackets", c.unroutablePackets);
+        line("leaf", i, "unroutableBytes", c.unroutableBytes);
         line("leaf", i, "voqDropPackets", c.voqDropPackets);
+        line("leaf", i, "voqDropBytes", c.voqDropBytes);
         line("leaf", i, "egressDropPackets", c.egressDropPackets);
+        line("leaf", i, "egressDropBytes", c.egressDropBytes);
         line("leaf", i, "reassemblyTimeouts", c.reassemblyTimeouts);
         line("leaf", i, "reassemblyTimeoutBytes", c.reassemblyTimeoutBytes);
         line("leaf", i, "dataCellsSent", c.dataCellsSent);

@@ -93,9 +93,10 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     Ptr<FabricChannel> GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
     /**
-     * Fail (or restore) a fabric link at a time.
+     * Fail (or restore) a fabric link after a delay.
      * \param leaf leaf index \param spine spine index \param link parallel link
-     * \param at when \param up new state
+     * \param at delay from now (as Simulator::Schedule; not negative)
+     * \param up new state
      */
     void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up);
 

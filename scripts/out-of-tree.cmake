@@ -161,6 +161,7 @@ function(ai_fabric_add_out_of_tree_tests)
   file(GLOB_RECURSE cxx_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/model/*.cc
        ${CMAKE_SOURCE_DIR}/model/*.h ${CMAKE_SOURCE_DIR}/helper/*.cc
        ${CMAKE_SOURCE_DIR}/helper/*.h ${CMAKE_SOURCE_DIR}/examples/*.cc
+       ${CMAKE_SOURCE_DIR}/examples/*.h
        ${CMAKE_SOURCE_DIR}/test/*.cc ${CMAKE_SOURCE_DIR}/test/*.h ${CMAKE_SOURCE_DIR}/scripts/*.cc)
   add_test(NAME ai-fabric-format
            COMMAND ${AI_FABRIC_CLANG_FORMAT} --dry-run --Werror --style=file ${cxx_files}

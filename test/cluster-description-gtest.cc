@@ -3,8 +3,11 @@
  */
 
 #include "ns3/cluster-description.h"
+#include "ns3/command-line.h"
 
 #include <gtest/gtest.h>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -87,4 +90,44 @@ TEST(ClusterDescriptionDeathTest, HostIndexOutOfRangeIsRefused)
 {
     ClusterDescription cluster;
     EXPECT_DEATH(cluster.GetHostAddress(8), "host index 8 out of range");
+}
+
+TEST(ClusterDescription, EveryFieldIsACommandLineOption)
+{
+    ClusterDescription cluster;
+    CommandLine cmd;
+    cluster.AddToCommandLine(cmd, "c.");
+    std::vector<std::string> args = {"program",
+                                     "--c.leaves=3",
+                                     "--c.hostsPerLeaf=5",
+                                     "--c.spines=6",
+                                     "--c.linksPerLeafSpine=2",
+                                     "--c.hostPortsPerLeaf=8",
+                                     "--c.fabricPortsPerLeaf=12",
+                                     "--c.hostLinkRate=200Gbps",
+                                     "--c.hostLinkDelay=100ns",
+                                     "--c.fabricLinkRate=800Gbps",
+                                     "--c.fabricLinkDelay=2us",
+                                     "--c.hostNetwork=192.168.0.0",
+                                     "--c.hostNetworkPrefixLength=16"};
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    EXPECT_EQ(cluster.leaves, 3u);
+    EXPECT_EQ(cluster.hostsPerLeaf, 5u);
+    EXPECT_EQ(cluster.spines, 6u);
+    EXPECT_EQ(cluster.linksPerLeafSpine, 2u);
+    EXPECT_EQ(cluster.hostPortsPerLeaf, 8u);
+    EXPECT_EQ(cluster.fabricPortsPerLeaf, 12u);
+    EXPECT_EQ(cluster.hostLinkRate, DataRate("200Gbps"));
+    EXPECT_EQ(cluster.hostLinkDelay, NanoSeconds(100));
+    EXPECT_EQ(cluster.fabricLinkRate, DataRate("800Gbps"));
+    EXPECT_EQ(cluster.fabricLinkDelay, MicroSeconds(2));
+    EXPECT_EQ(cluster.hostNetwork, Ipv4Address("192.168.0.0"));
+    EXPECT_EQ(cluster.hostNetworkPrefixLength, 16u);
+    EXPECT_EQ(cluster.GetHostAddress(0), Ipv4Address("192.168.0.1"));
+    cluster.Validate();
 }

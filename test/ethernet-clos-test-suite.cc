@@ -490,6 +490,7 @@ class EthernetEcnCurveTestCase : public EthernetClosTestCase
         NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().ecnMarked,
                               markedBelow + markedBetween + markedAbove,
                               "every mark was on host 2's port");
+        CheckConservation(f.fabric, true);
     }
 };
 
