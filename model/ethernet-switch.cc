@@ -27,8 +27,6 @@ NS_OBJECT_ENSURE_REGISTERED(EthernetSwitch);
 
 namespace
 {
-/// Ethernet header bytes counted with each buffered packet (as RoceNetDevice queues do).
-constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
 /// A PFC frame on the wire: a minimum frame, FCS, preamble and gap (84 B).
@@ -236,7 +234,7 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     port.ecnKmin = static_cast<uint64_t>(static_cast<double>(m_ecnKmin) * scale);
     port.ecnKmax = static_cast<uint64_t>(static_cast<double>(m_ecnKmax) * scale);
     const uint64_t maxFrame =
-        device->GetMtu() + ETHERNET_HEADER_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
+        device->GetMtu() + RoceNetDevice::ETHERNET_HEADER_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
     // A pause is repeated at half its time; that half must fit the largest frame and
     // the PFC frame behind it, or repeats would crowd out the data.
     const uint64_t pauseBytes = uint64_t(m_pfcPauseQuanta) * BITS_PER_QUANTUM / 8;
@@ -490,7 +488,7 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
                         const Address& /* from */)
 {
     const uint32_t inPort = m_portOfIfIndex[device->GetIfIndex()];
-    const uint32_t bytes = packet->GetSize() + ETHERNET_HEADER_BYTES;
+    const uint32_t bytes = packet->GetSize() + RoceNetDevice::ETHERNET_HEADER_BYTES;
     ++m_counters.receivedPackets;
     m_counters.receivedBytes += bytes;
     if (protocol != RoceNetDevice::IPV4_PROTOCOL || packet->GetSize() < 20)
@@ -639,20 +637,21 @@ EthernetSwitch::CheckPause(uint32_t portIndex, uint8_t priority)
     }
     port.pausing[priority] = true;
     ++m_counters.pfcPauses;
-    port.device->SendPfc(priority, m_pfcPauseQuanta);
     m_pfcTrace(portIndex, priority, true);
-    port.refresh[priority] = Simulator::Schedule(port.pauseDuration / 2,
-                                                 &EthernetSwitch::RefreshPause,
-                                                 this,
-                                                 portIndex,
-                                                 priority);
+    SendPause(portIndex, priority);
 }
 
 void
 EthernetSwitch::RefreshPause(uint32_t portIndex, uint8_t priority)
 {
-    Port& port = m_ports[portIndex];
     ++m_counters.pfcPauseRefreshes;
+    SendPause(portIndex, priority);
+}
+
+void
+EthernetSwitch::SendPause(uint32_t portIndex, uint8_t priority)
+{
+    Port& port = m_ports[portIndex];
     port.device->SendPfc(priority, m_pfcPauseQuanta);
     port.refresh[priority] = Simulator::Schedule(port.pauseDuration / 2,
                                                  &EthernetSwitch::RefreshPause,

@@ -234,6 +234,8 @@ class EthernetSwitch : public Object
     void Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason, uint32_t bytes);
     /// Send or repeat a pause when an ingress is over its threshold.
     void CheckPause(uint32_t port, uint8_t priority);
+    /// Send a pause on a port and schedule its repeat at half its duration.
+    void SendPause(uint32_t port, uint8_t priority);
     /// Repeat a pause while the ingress stays over its threshold.
     void RefreshPause(uint32_t port, uint8_t priority);
     /// Send a resume when an ingress drains below its resume threshold.

@@ -36,7 +36,6 @@ namespace
 constexpr uint32_t MIN_PATH_MTU = 256;
 constexpr uint32_t MAX_PATH_MTU = 4096;
 constexpr uint8_t UDP_PROTOCOL = 17;
-constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
 constexpr uint32_t IPV4_HEADER_BYTES = 20;
 constexpr uint32_t UDP_HEADER_BYTES = 8;
 } // namespace
@@ -605,7 +604,8 @@ RdmaTransport::GetWireBytes(const RdmaQueuePair::Segment& s)
 {
     const bool reth = s.opcode == BthHeader::RC_WRITE_FIRST || s.opcode == BthHeader::RC_WRITE_ONLY;
     const uint64_t ipBytes = s.payload + HEADER_BYTES + (reth ? RethHeader::SIZE : 0);
-    return std::max<uint64_t>(ipBytes + ETHERNET_HEADER_BYTES, RoceNetDevice::MIN_FRAME_BYTES) +
+    return std::max<uint64_t>(ipBytes + RoceNetDevice::ETHERNET_HEADER_BYTES,
+                              RoceNetDevice::MIN_FRAME_BYTES) +
            RoceNetDevice::WIRE_EXTRA_BYTES;
 }
 
