@@ -5,7 +5,6 @@
 #ifndef AI_FABRIC_ETHERNET_SWITCH_H
 #define AI_FABRIC_ETHERNET_SWITCH_H
 
-#include "roce-net-device.h"
 #include "shared-buffer-mmu.h"
 
 #include "ns3/data-rate.h"
@@ -14,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/roce-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <array>

@@ -7,7 +7,6 @@
 #include "cell-spine-switch.h"
 #include "credit-scheduler.h"
 #include "fabric-net-device.h"
-#include "roce-net-device.h"
 #include "voq-queue-disc-item.h"
 #include "voq-queue-disc.h"
 
@@ -17,6 +16,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/queue-item.h"
+#include "ns3/roce-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 

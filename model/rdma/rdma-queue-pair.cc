@@ -4,10 +4,9 @@
 
 #include "rdma-queue-pair.h"
 
-#include "bth-header.h"
-
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/bth-header.h"
 #include "ns3/log.h"
 
 namespace ns3
