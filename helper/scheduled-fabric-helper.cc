@@ -5,11 +5,11 @@
 #include "scheduled-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/cell-channel.h"
+#include "ns3/cell-net-device.h"
 #include "ns3/cell-spine-switch.h"
 #include "ns3/credit-scheduler.h"
 #include "ns3/data-rate.h"
-#include "ns3/fabric-channel.h"
-#include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
@@ -117,9 +117,9 @@ ScheduledFabricHelper::CreateFabricLinks()
         {
             for (uint32_t k = 0; k < m_cluster.linksPerLeafSpine; ++k)
             {
-                Ptr<FabricNetDevice> leafEnd = CreateObject<FabricNetDevice>();
-                Ptr<FabricNetDevice> spineEnd = CreateObject<FabricNetDevice>();
-                Ptr<FabricChannel> channel = CreateObject<FabricChannel>();
+                Ptr<CellNetDevice> leafEnd = CreateObject<CellNetDevice>();
+                Ptr<CellNetDevice> spineEnd = CreateObject<CellNetDevice>();
+                Ptr<CellChannel> channel = CreateObject<CellChannel>();
                 channel->SetAttribute("Delay", TimeValue(m_cluster.fabricLinkDelay));
                 for (auto& dev : {leafEnd, spineEnd})
                 {
@@ -161,7 +161,7 @@ ScheduledFabricHelper::GetSpine(uint32_t spine) const
     return m_spineSwitches.at(spine);
 }
 
-Ptr<FabricChannel>
+Ptr<CellChannel>
 ScheduledFabricHelper::GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const
 {
     NS_ABORT_MSG_IF(leaf >= m_cluster.leaves || spine >= m_cluster.spines ||
@@ -180,7 +180,7 @@ ScheduledFabricHelper::ScheduleLinkState(uint32_t leaf,
 {
     NS_ABORT_MSG_IF(at.IsStrictlyNegative(),
                     "ScheduledFabricHelper::ScheduleLinkState: delay " << at << " is negative");
-    Simulator::Schedule(at, &FabricChannel::SetUp, GetFabricChannel(leaf, spine, link), up);
+    Simulator::Schedule(at, &CellChannel::SetUp, GetFabricChannel(leaf, spine, link), up);
 }
 
 ScheduledFabricHelper::Totals
@@ -226,7 +226,7 @@ ScheduledFabricHelper::GetTotals() const
     }
     for (uint32_t i = 0; i < m_fabricDevs.GetN(); ++i)
     {
-        t.linkLostCells += DynamicCast<FabricNetDevice>(m_fabricDevs.Get(i))->GetCellsLost();
+        t.linkLostCells += DynamicCast<CellNetDevice>(m_fabricDevs.Get(i))->GetCellsLost();
     }
     return t;
 }
@@ -289,7 +289,7 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
         for (uint32_t p = 0; p < m_leafSwitches[l]->GetNFabricPorts(); ++p)
         {
             const std::string ip = i + ":" + std::to_string(p);
-            Ptr<FabricNetDevice> d = m_leafSwitches[l]->GetFabricPort(p);
+            Ptr<CellNetDevice> d = m_leafSwitches[l]->GetFabricPort(p);
             line("leafFabricPort", ip, "cellsSent", d->GetCellsSent());
             line("leafFabricPort", ip, "dataCellsSent", d->GetDataCellsSent());
             line("leafFabricPort", ip, "bytesSent", d->GetBytesSent());
@@ -308,7 +308,7 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
         for (uint32_t p = 0; p < spine->GetNPorts(); ++p)
         {
             const std::string ip = i + ":" + std::to_string(p);
-            Ptr<FabricNetDevice> d = spine->GetPort(p);
+            Ptr<CellNetDevice> d = spine->GetPort(p);
             line("spinePort", ip, "cellsSent", d->GetCellsSent());
             line("spinePort", ip, "bytesSent", d->GetBytesSent());
             line("spinePort", ip, "cellsLost", d->GetCellsLost());
@@ -359,7 +359,7 @@ void
 ScheduledFabricHelper::EnableAsciiFabricDevice(Ptr<OutputStreamWrapper> stream, Ptr<NetDevice> nd)
 {
     const uint32_t node = nd->GetNode()->GetId();
-    if (Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(nd))
+    if (Ptr<CellNetDevice> dev = DynamicCast<CellNetDevice>(nd))
     {
         dev->TraceConnectWithoutContext(
             "CellTx",

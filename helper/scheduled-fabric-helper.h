@@ -5,9 +5,9 @@
 #ifndef AI_FABRIC_SCHEDULED_FABRIC_HELPER_H
 #define AI_FABRIC_SCHEDULED_FABRIC_HELPER_H
 
+#include "ns3/cell-channel.h"
 #include "ns3/cell-spine-switch.h"
 #include "ns3/cluster-fabric-helper.h"
-#include "ns3/fabric-channel.h"
 #include "ns3/object-factory.h"
 #include "ns3/scheduled-leaf-switch.h"
 
@@ -90,7 +90,7 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      * \param leaf leaf index \param spine spine index \param link parallel link index
      * \return the link
      */
-    Ptr<FabricChannel> GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const;
+    Ptr<CellChannel> GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
     /**
      * Fail (or restore) a fabric link after a delay.
@@ -127,7 +127,7 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     NetDeviceContainer m_fabricDevs;                      //!< fabric devices
     std::vector<Ptr<ScheduledLeafSwitch>> m_leafSwitches; //!< per leaf
     std::vector<Ptr<CellSpineSwitch>> m_spineSwitches;    //!< per spine
-    std::vector<Ptr<FabricChannel>> m_channels;           //!< (leaf, spine, link) in that order
+    std::vector<Ptr<CellChannel>> m_channels;             //!< (leaf, spine, link) in that order
 };
 
 } // namespace ns3

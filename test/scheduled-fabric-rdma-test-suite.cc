@@ -8,9 +8,9 @@
 
 #include "scheduled-fabric-test-common.h"
 
+#include "ns3/cell-net-device.h"
 #include "ns3/credit-scheduler.h"
 #include "ns3/double.h"
-#include "ns3/fabric-net-device.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/scheduled-fabric-helper.h"

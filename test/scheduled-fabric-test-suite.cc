@@ -15,12 +15,12 @@
 
 #include "scheduled-fabric-test-common.h"
 
+#include "ns3/cell-channel.h"
+#include "ns3/cell-net-device.h"
 #include "ns3/cell-spine-switch.h"
 #include "ns3/config.h"
 #include "ns3/credit-scheduler.h"
 #include "ns3/enum.h"
-#include "ns3/fabric-channel.h"
-#include "ns3/fabric-net-device.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/scheduled-fabric-helper.h"

@@ -4,7 +4,7 @@
 
 #include "cell-spine-switch.h"
 
-#include "fabric-net-device.h"
+#include "cell-net-device.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -92,7 +92,7 @@ CellSpineSwitch::SetCellSize(uint32_t cellBytes)
 }
 
 void
-CellSpineSwitch::AddPort(Ptr<FabricNetDevice> device, uint32_t leaf)
+CellSpineSwitch::AddPort(Ptr<CellNetDevice> device, uint32_t leaf)
 {
     NS_ABORT_MSG_IF(leaf >= m_toLeaf.size(),
                     "CellSpineSwitch: leaf " << leaf << " out of range (Setup with "
@@ -123,7 +123,7 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     }
     const uint32_t out = links[rr];
     rr = (rr + 1 == links.size()) ? 0 : rr + 1;
-    Ptr<FabricNetDevice> dev = m_ports[out];
+    Ptr<CellNetDevice> dev = m_ports[out];
     const uint64_t backlog = dev->GetBacklogBytes();
     // Control cells are never dropped for queue space: they are small, and a lost
     // request or grant would leave a VOQ waiting for credit.
@@ -194,7 +194,7 @@ CellSpineSwitch::GetNPorts() const
     return static_cast<uint32_t>(m_ports.size());
 }
 
-Ptr<FabricNetDevice>
+Ptr<CellNetDevice>
 CellSpineSwitch::GetPort(uint32_t port) const
 {
     return m_ports.at(port);

@@ -18,7 +18,7 @@
 namespace ns3
 {
 
-class FabricNetDevice;
+class CellNetDevice;
 
 /**
  * \ingroup ai-fabric
@@ -67,7 +67,7 @@ class CellSpineSwitch : public Object
      * \param device the spine's end of a leaf-spine link
      * \param leaf the leaf at the other end
      */
-    void AddPort(Ptr<FabricNetDevice> device, uint32_t leaf);
+    void AddPort(Ptr<CellNetDevice> device, uint32_t leaf);
 
     /// \param leaf a leaf \return true if the spine has a healthy link to it (as detected)
     bool CanReach(uint32_t leaf) const;
@@ -80,7 +80,7 @@ class CellSpineSwitch : public Object
     /// \return number of ports
     uint32_t GetNPorts() const;
     /// \param port index \return the device
-    Ptr<FabricNetDevice> GetPort(uint32_t port) const;
+    Ptr<CellNetDevice> GetPort(uint32_t port) const;
     /// \return cells forwarded
     uint64_t GetCellsForwarded() const;
     /// \return cells dropped (queue full or no link)
@@ -102,7 +102,7 @@ class CellSpineSwitch : public Object
     uint32_t m_index{0};                                     //!< spine index
     Time m_detectionDelay;                                   //!< attribute LinkDetectionDelay
     uint64_t m_maxQueue;                                     //!< attribute MaxQueueBytes
-    std::vector<Ptr<FabricNetDevice>> m_ports;               //!< ports
+    std::vector<Ptr<CellNetDevice>> m_ports;                 //!< ports
     std::vector<uint32_t> m_portLeaf;                        //!< leaf of each port
     std::vector<std::vector<uint32_t>> m_toLeaf;             //!< healthy ports per leaf
     std::vector<uint32_t> m_rr;                              //!< round-robin cursor per leaf

@@ -4,9 +4,9 @@
 
 #include "scheduled-leaf-switch.h"
 
+#include "cell-net-device.h"
 #include "cell-spine-switch.h"
 #include "credit-scheduler.h"
-#include "fabric-net-device.h"
 #include "voq-queue-disc-item.h"
 #include "voq-queue-disc.h"
 
@@ -298,7 +298,7 @@ ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
 }
 
 void
-ScheduledLeafSwitch::AddFabricPort(Ptr<FabricNetDevice> device, Ptr<CellSpineSwitch> spine)
+ScheduledLeafSwitch::AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitch> spine)
 {
     const uint32_t port = static_cast<uint32_t>(m_fabric.size());
     m_fabric.push_back(device);
@@ -837,7 +837,7 @@ ScheduledLeafSwitch::GetNFabricPorts() const
     return static_cast<uint32_t>(m_fabric.size());
 }
 
-Ptr<FabricNetDevice>
+Ptr<CellNetDevice>
 ScheduledLeafSwitch::GetFabricPort(uint32_t port) const
 {
     return m_fabric.at(port);

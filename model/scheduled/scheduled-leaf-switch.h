@@ -25,7 +25,7 @@ namespace ns3
 
 class CellSpineSwitch;
 class CreditScheduler;
-class FabricNetDevice;
+class CellNetDevice;
 class VoqQueueDisc;
 
 /**
@@ -137,7 +137,7 @@ class ScheduledLeafSwitch : public Object
      * \param device the leaf's end of a leaf-spine link
      * \param spine the spine at the other end
      */
-    void AddFabricPort(Ptr<FabricNetDevice> device, Ptr<CellSpineSwitch> spine);
+    void AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitch> spine);
 
     /// Recompute, for every destination leaf, the fabric links that reach it.
     void UpdateReachability();
@@ -151,7 +151,7 @@ class ScheduledLeafSwitch : public Object
     /// \return number of fabric ports
     uint32_t GetNFabricPorts() const;
     /// \param port index \return the fabric device
-    Ptr<FabricNetDevice> GetFabricPort(uint32_t port) const;
+    Ptr<CellNetDevice> GetFabricPort(uint32_t port) const;
     /// \return number of host ports in use
     uint32_t GetNHostPorts() const;
     /// \param port index \return the host-port device
@@ -255,7 +255,7 @@ class ScheduledLeafSwitch : public Object
     std::vector<Address> m_hostPeer;                 //!< destination address on each host port
     std::vector<int32_t> m_ifToPort;                 //!< ifIndex -> host port (-1: not a host port)
     std::vector<Ptr<CreditScheduler>> m_schedulers;  //!< per host port
-    std::vector<Ptr<FabricNetDevice>> m_fabric;      //!< fabric ports
+    std::vector<Ptr<CellNetDevice>> m_fabric;        //!< fabric ports
     std::vector<Ptr<CellSpineSwitch>> m_fabricSpine; //!< spine behind each fabric port
     std::vector<std::vector<uint32_t>> m_spray;      //!< usable fabric ports per dst leaf
     std::vector<int64_t> m_sprayDeficit;             //!< per (dst leaf, fabric port), bytes

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef AI_FABRIC_FABRIC_NET_DEVICE_H
-#define AI_FABRIC_FABRIC_NET_DEVICE_H
+#ifndef AI_FABRIC_CELL_NET_DEVICE_H
+#define AI_FABRIC_CELL_NET_DEVICE_H
 
 #include "fabric-cell.h"
 
@@ -21,7 +21,7 @@
 namespace ns3
 {
 
-class FabricChannel;
+class CellChannel;
 class Node;
 
 /**
@@ -39,7 +39,7 @@ class Node;
  *
  * Ordinary packets cannot be sent on it (Send returns false): it carries cells.
  */
-class FabricNetDevice : public NetDevice
+class CellNetDevice : public NetDevice
 {
   public:
     /// Receives a cell: (local port index of the receiving device, cell).
@@ -53,11 +53,11 @@ class FabricNetDevice : public NetDevice
      * \return the object TypeId
      */
     static TypeId GetTypeId();
-    FabricNetDevice();
-    ~FabricNetDevice() override;
+    CellNetDevice();
+    ~CellNetDevice() override;
 
     /// \param channel the link to attach to
-    void Attach(Ptr<FabricChannel> channel);
+    void Attach(Ptr<CellChannel> channel);
 
     /**
      * Queue a cell for transmission.
@@ -81,7 +81,7 @@ class FabricNetDevice : public NetDevice
     DataRate GetDataRate() const;
 
     /// \return the attached channel
-    Ptr<FabricChannel> GetFabricChannel() const;
+    Ptr<CellChannel> GetFabricChannel() const;
 
     /// Called by the channel when the link changes state.
     void NotifyLinkChange();
@@ -139,16 +139,16 @@ class FabricNetDevice : public NetDevice
     /// A cell arrived from the peer.
     void Receive(const FabricCell& cell);
 
-    Ptr<Node> m_node;             //!< owner
-    Ptr<FabricChannel> m_channel; //!< link
-    Ptr<FabricNetDevice> m_peer;  //!< other end (cached)
-    uint32_t m_ifIndex{0};        //!< interface index
-    uint32_t m_port{0};           //!< switch port index
-    Mac48Address m_address;       //!< nominal address
-    uint16_t m_mtu{1500};         //!< nominal MTU (cells are smaller)
-    DataRate m_rate;              //!< link rate
-    uint64_t m_fsPerByteNum{0};   //!< 8e15 (fs*bits per byte), for exact times
-    __int128 m_busyUntilFs{0};    //!< departure clock, femtoseconds (128 bits: no overflow)
+    Ptr<Node> m_node;           //!< owner
+    Ptr<CellChannel> m_channel; //!< link
+    Ptr<CellNetDevice> m_peer;  //!< other end (cached)
+    uint32_t m_ifIndex{0};      //!< interface index
+    uint32_t m_port{0};         //!< switch port index
+    Mac48Address m_address;     //!< nominal address
+    uint16_t m_mtu{1500};       //!< nominal MTU (cells are smaller)
+    DataRate m_rate;            //!< link rate
+    uint64_t m_fsPerByteNum{0}; //!< 8e15 (fs*bits per byte), for exact times
+    __int128 m_busyUntilFs{0};  //!< departure clock, femtoseconds (128 bits: no overflow)
     std::deque<std::pair<__int128, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
     uint32_t m_generation{0};                              //!< bumped when in-flight cells are lost
     CellReceiveCallback m_rxCallback;                      //!< to the switch
@@ -166,4 +166,4 @@ class FabricNetDevice : public NetDevice
 
 } // namespace ns3
 
-#endif /* AI_FABRIC_FABRIC_NET_DEVICE_H */
+#endif /* AI_FABRIC_CELL_NET_DEVICE_H */

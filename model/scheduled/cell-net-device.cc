@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "fabric-net-device.h"
+#include "cell-net-device.h"
 
-#include "fabric-channel.h"
+#include "cell-channel.h"
 #include "femtosecond-clock.h"
 
 #include "ns3/abort.h"
@@ -18,54 +18,54 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("FabricNetDevice");
-NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
+NS_LOG_COMPONENT_DEFINE("CellNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(CellNetDevice);
 
 TypeId
-FabricNetDevice::GetTypeId()
+CellNetDevice::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::FabricNetDevice")
+        TypeId("ns3::CellNetDevice")
             .SetParent<NetDevice>()
             .SetGroupName("AiFabric")
-            .AddConstructor<FabricNetDevice>()
+            .AddConstructor<CellNetDevice>()
             .AddAttribute("DataRate",
                           "Rate of the leaf-spine link (cells are serialised at this rate)",
                           DataRateValue(DataRate("400Gbps")),
-                          MakeDataRateAccessor(&FabricNetDevice::m_rate),
+                          MakeDataRateAccessor(&CellNetDevice::m_rate),
                           MakeDataRateChecker())
             .AddAttribute("Mtu",
                           "Nominal MTU reported to upper layers (the device carries cells)",
                           UintegerValue(1500),
-                          MakeUintegerAccessor(&FabricNetDevice::m_mtu),
+                          MakeUintegerAccessor(&CellNetDevice::m_mtu),
                           MakeUintegerChecker<uint16_t>())
             .AddTraceSource("CellTx",
                             "A cell was queued for transmission (port, cell)",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
-                            "ns3::FabricNetDevice::CellTracedCallback")
+                            MakeTraceSourceAccessor(&CellNetDevice::m_txTrace),
+                            "ns3::CellNetDevice::CellTracedCallback")
             .AddTraceSource("CellRx",
                             "A cell was received (port, cell)",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
-                            "ns3::FabricNetDevice::CellTracedCallback")
+                            MakeTraceSourceAccessor(&CellNetDevice::m_rxTrace),
+                            "ns3::CellNetDevice::CellTracedCallback")
             .AddTraceSource("CellLost",
                             "A cell was lost because the link was or went down (port, cell)",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_lostTrace),
-                            "ns3::FabricNetDevice::CellTracedCallback");
+                            MakeTraceSourceAccessor(&CellNetDevice::m_lostTrace),
+                            "ns3::CellNetDevice::CellTracedCallback");
     return tid;
 }
 
-FabricNetDevice::FabricNetDevice()
+CellNetDevice::CellNetDevice()
     : m_address(Mac48Address::Allocate())
 {
     NS_LOG_FUNCTION(this);
 }
 
-FabricNetDevice::~FabricNetDevice()
+CellNetDevice::~CellNetDevice()
 {
 }
 
 void
-FabricNetDevice::DoDispose()
+CellNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
@@ -78,15 +78,15 @@ FabricNetDevice::DoDispose()
 }
 
 void
-FabricNetDevice::Attach(Ptr<FabricChannel> channel)
+CellNetDevice::Attach(Ptr<CellChannel> channel)
 {
-    NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "FabricNetDevice: DataRate must be positive");
+    NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "CellNetDevice: DataRate must be positive");
     m_channel = channel;
     channel->Attach(this);
 }
 
 bool
-FabricNetDevice::SendCell(const FabricCell& cell)
+CellNetDevice::SendCell(const FabricCell& cell)
 {
     if (!m_peer)
     {
@@ -128,7 +128,7 @@ FabricNetDevice::SendCell(const FabricCell& cell)
 }
 
 void
-FabricNetDevice::ScheduleHead()
+CellNetDevice::ScheduleHead()
 {
     // Only the event time is rounded to the simulator's resolution; the clock
     // itself stays exact.
@@ -136,13 +136,13 @@ FabricNetDevice::ScheduleHead()
         FemtoSeconds(static_cast<int64_t>(m_inFlight.front().first - NowInFemtoSeconds()));
     Simulator::ScheduleWithContext(m_peer->GetNode()->GetId(),
                                    std::max(delay, Time(0)),
-                                   &FabricNetDevice::DeliverHead,
+                                   &CellNetDevice::DeliverHead,
                                    this,
                                    m_generation);
 }
 
 void
-FabricNetDevice::DeliverHead(uint32_t generation)
+CellNetDevice::DeliverHead(uint32_t generation)
 {
     if (generation != m_generation)
     {
@@ -158,7 +158,7 @@ FabricNetDevice::DeliverHead(uint32_t generation)
 }
 
 void
-FabricNetDevice::Receive(const FabricCell& cell)
+CellNetDevice::Receive(const FabricCell& cell)
 {
     m_cellsReceived++;
     m_rxTrace(m_port, cell);
@@ -166,25 +166,25 @@ FabricNetDevice::Receive(const FabricCell& cell)
 }
 
 void
-FabricNetDevice::SetCellReceiveCallback(CellReceiveCallback cb)
+CellNetDevice::SetCellReceiveCallback(CellReceiveCallback cb)
 {
     m_rxCallback = cb;
 }
 
 void
-FabricNetDevice::SetPortIndex(uint32_t port)
+CellNetDevice::SetPortIndex(uint32_t port)
 {
     m_port = port;
 }
 
 uint32_t
-FabricNetDevice::GetPortIndex() const
+CellNetDevice::GetPortIndex() const
 {
     return m_port;
 }
 
 uint64_t
-FabricNetDevice::GetBacklogBytes() const
+CellNetDevice::GetBacklogBytes() const
 {
     const __int128 nowFs = NowInFemtoSeconds();
     if (m_busyUntilFs <= nowFs)
@@ -197,19 +197,19 @@ FabricNetDevice::GetBacklogBytes() const
 }
 
 DataRate
-FabricNetDevice::GetDataRate() const
+CellNetDevice::GetDataRate() const
 {
     return m_rate;
 }
 
-Ptr<FabricChannel>
-FabricNetDevice::GetFabricChannel() const
+Ptr<CellChannel>
+CellNetDevice::GetFabricChannel() const
 {
     return m_channel;
 }
 
 void
-FabricNetDevice::NotifyLinkChange()
+CellNetDevice::NotifyLinkChange()
 {
     if (!m_channel->IsUp())
     {
@@ -230,186 +230,186 @@ FabricNetDevice::NotifyLinkChange()
 }
 
 uint64_t
-FabricNetDevice::GetCellsSent() const
+CellNetDevice::GetCellsSent() const
 {
     return m_cellsSent;
 }
 
 uint64_t
-FabricNetDevice::GetBytesSent() const
+CellNetDevice::GetBytesSent() const
 {
     return m_bytesSent;
 }
 
 uint64_t
-FabricNetDevice::GetDataCellsSent() const
+CellNetDevice::GetDataCellsSent() const
 {
     return m_dataCellsSent;
 }
 
 uint64_t
-FabricNetDevice::GetCellsReceived() const
+CellNetDevice::GetCellsReceived() const
 {
     return m_cellsReceived;
 }
 
 uint64_t
-FabricNetDevice::GetCellsLost() const
+CellNetDevice::GetCellsLost() const
 {
     return m_cellsLost;
 }
 
 uint64_t
-FabricNetDevice::GetBacklogHighWater() const
+CellNetDevice::GetBacklogHighWater() const
 {
     return m_backlogHighWater;
 }
 
 void
-FabricNetDevice::SetIfIndex(const uint32_t index)
+CellNetDevice::SetIfIndex(const uint32_t index)
 {
     m_ifIndex = index;
 }
 
 uint32_t
-FabricNetDevice::GetIfIndex() const
+CellNetDevice::GetIfIndex() const
 {
     return m_ifIndex;
 }
 
 Ptr<Channel>
-FabricNetDevice::GetChannel() const
+CellNetDevice::GetChannel() const
 {
     return m_channel;
 }
 
 void
-FabricNetDevice::SetAddress(Address address)
+CellNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
 }
 
 Address
-FabricNetDevice::GetAddress() const
+CellNetDevice::GetAddress() const
 {
     return m_address;
 }
 
 bool
-FabricNetDevice::SetMtu(const uint16_t mtu)
+CellNetDevice::SetMtu(const uint16_t mtu)
 {
     m_mtu = mtu;
     return true;
 }
 
 uint16_t
-FabricNetDevice::GetMtu() const
+CellNetDevice::GetMtu() const
 {
     return m_mtu;
 }
 
 bool
-FabricNetDevice::IsLinkUp() const
+CellNetDevice::IsLinkUp() const
 {
     return m_channel && m_channel->IsUp();
 }
 
 void
-FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
+CellNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
     m_linkChangeCb.push_back(callback);
 }
 
 bool
-FabricNetDevice::IsBroadcast() const
+CellNetDevice::IsBroadcast() const
 {
     return false;
 }
 
 Address
-FabricNetDevice::GetBroadcast() const
+CellNetDevice::GetBroadcast() const
 {
     return Mac48Address::GetBroadcast();
 }
 
 bool
-FabricNetDevice::IsMulticast() const
+CellNetDevice::IsMulticast() const
 {
     return false;
 }
 
 Address
-FabricNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
+CellNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
 {
     return Mac48Address::GetBroadcast();
 }
 
 Address
-FabricNetDevice::GetMulticast(Ipv6Address /* addr */) const
+CellNetDevice::GetMulticast(Ipv6Address /* addr */) const
 {
     return Mac48Address::GetBroadcast();
 }
 
 bool
-FabricNetDevice::IsBridge() const
+CellNetDevice::IsBridge() const
 {
     return false;
 }
 
 bool
-FabricNetDevice::IsPointToPoint() const
+CellNetDevice::IsPointToPoint() const
 {
     return true;
 }
 
 bool
-FabricNetDevice::Send(Ptr<Packet> /* packet */,
-                      const Address& /* dest */,
-                      uint16_t /* protocolNumber */)
+CellNetDevice::Send(Ptr<Packet> /* packet */,
+                    const Address& /* dest */,
+                    uint16_t /* protocolNumber */)
 {
     // A fabric link carries cells only; see SendCell.
     return false;
 }
 
 bool
-FabricNetDevice::SendFrom(Ptr<Packet> /* packet */,
-                          const Address& /* source */,
-                          const Address& /* dest */,
-                          uint16_t /* protocolNumber */)
+CellNetDevice::SendFrom(Ptr<Packet> /* packet */,
+                        const Address& /* source */,
+                        const Address& /* dest */,
+                        uint16_t /* protocolNumber */)
 {
     return false;
 }
 
 Ptr<Node>
-FabricNetDevice::GetNode() const
+CellNetDevice::GetNode() const
 {
     return m_node;
 }
 
 void
-FabricNetDevice::SetNode(Ptr<Node> node)
+CellNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
 }
 
 bool
-FabricNetDevice::NeedsArp() const
+CellNetDevice::NeedsArp() const
 {
     return false;
 }
 
 void
-FabricNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback /* cb */)
+CellNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback /* cb */)
 {
 }
 
 void
-FabricNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback /* cb */)
+CellNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback /* cb */)
 {
 }
 
 bool
-FabricNetDevice::SupportsSendFrom() const
+CellNetDevice::SupportsSendFrom() const
 {
     return false;
 }

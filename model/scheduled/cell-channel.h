@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef AI_FABRIC_FABRIC_CHANNEL_H
-#define AI_FABRIC_FABRIC_CHANNEL_H
+#ifndef AI_FABRIC_CELL_CHANNEL_H
+#define AI_FABRIC_CELL_CHANNEL_H
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -13,17 +13,17 @@
 namespace ns3
 {
 
-class FabricNetDevice;
+class CellNetDevice;
 
 /**
  * \ingroup ai-fabric
  * \brief A full-duplex leaf-spine link carrying fabric cells between two
- * FabricNetDevices, with a propagation delay and an up/down state.
+ * CellNetDevices, with a propagation delay and an up/down state.
  *
  * Setting the link down bumps an epoch: every cell sent under an older epoch
  * that has not arrived yet is lost (the receiving device counts it).
  */
-class FabricChannel : public Channel
+class CellChannel : public Channel
 {
   public:
     /**
@@ -31,13 +31,13 @@ class FabricChannel : public Channel
      * \return the object TypeId
      */
     static TypeId GetTypeId();
-    FabricChannel();
+    CellChannel();
 
     /// \param device a device to attach (at most two)
-    void Attach(Ptr<FabricNetDevice> device);
+    void Attach(Ptr<CellNetDevice> device);
 
     /// \param device one end \return the other end
-    Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
+    Ptr<CellNetDevice> GetPeer(Ptr<const CellNetDevice> device) const;
 
     /// \return the propagation delay
     Time GetDelay() const;
@@ -55,7 +55,7 @@ class FabricChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:
-    Ptr<FabricNetDevice> m_devices[2]; //!< the two ends
+    Ptr<CellNetDevice> m_devices[2];   //!< the two ends
     std::size_t m_nDevices{0};         //!< attached devices
     Time m_delay;                      //!< propagation delay
     bool m_up{true};                   //!< link state
@@ -65,4 +65,4 @@ class FabricChannel : public Channel
 
 } // namespace ns3
 
-#endif /* AI_FABRIC_FABRIC_CHANNEL_H */
+#endif /* AI_FABRIC_CELL_CHANNEL_H */

@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "fabric-channel.h"
+#include "cell-channel.h"
 
-#include "fabric-net-device.h"
+#include "cell-net-device.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -13,55 +13,55 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("FabricChannel");
-NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
+NS_LOG_COMPONENT_DEFINE("CellChannel");
+NS_OBJECT_ENSURE_REGISTERED(CellChannel);
 
 TypeId
-FabricChannel::GetTypeId()
+CellChannel::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FabricChannel")
+    static TypeId tid = TypeId("ns3::CellChannel")
                             .SetParent<Channel>()
                             .SetGroupName("AiFabric")
-                            .AddConstructor<FabricChannel>()
+                            .AddConstructor<CellChannel>()
                             .AddAttribute("Delay",
                                           "Propagation delay of the leaf-spine link",
                                           TimeValue(NanoSeconds(500)),
-                                          MakeTimeAccessor(&FabricChannel::m_delay),
+                                          MakeTimeAccessor(&CellChannel::m_delay),
                                           MakeTimeChecker(Time(0)))
                             .AddTraceSource("LinkState",
                                             "The link went up (true) or down (false)",
-                                            MakeTraceSourceAccessor(&FabricChannel::m_stateTrace),
+                                            MakeTraceSourceAccessor(&CellChannel::m_stateTrace),
                                             "ns3::TracedValueCallback::Bool");
     return tid;
 }
 
-FabricChannel::FabricChannel()
+CellChannel::CellChannel()
 {
     NS_LOG_FUNCTION(this);
 }
 
 void
-FabricChannel::Attach(Ptr<FabricNetDevice> device)
+CellChannel::Attach(Ptr<CellNetDevice> device)
 {
-    NS_ABORT_MSG_IF(m_nDevices == 2, "FabricChannel: a link has exactly two ends");
+    NS_ABORT_MSG_IF(m_nDevices == 2, "CellChannel: a link has exactly two ends");
     m_devices[m_nDevices++] = device;
 }
 
-Ptr<FabricNetDevice>
-FabricChannel::GetPeer(Ptr<const FabricNetDevice> device) const
+Ptr<CellNetDevice>
+CellChannel::GetPeer(Ptr<const CellNetDevice> device) const
 {
-    NS_ABORT_MSG_IF(m_nDevices != 2, "FabricChannel: link has " << m_nDevices << " ends");
+    NS_ABORT_MSG_IF(m_nDevices != 2, "CellChannel: link has " << m_nDevices << " ends");
     return m_devices[0] == device ? m_devices[1] : m_devices[0];
 }
 
 Time
-FabricChannel::GetDelay() const
+CellChannel::GetDelay() const
 {
     return m_delay;
 }
 
 void
-FabricChannel::SetUp(bool up)
+CellChannel::SetUp(bool up)
 {
     NS_LOG_FUNCTION(this << up);
     if (up == m_up)
@@ -81,25 +81,25 @@ FabricChannel::SetUp(bool up)
 }
 
 bool
-FabricChannel::IsUp() const
+CellChannel::IsUp() const
 {
     return m_up;
 }
 
 uint32_t
-FabricChannel::GetEpoch() const
+CellChannel::GetEpoch() const
 {
     return m_epoch;
 }
 
 std::size_t
-FabricChannel::GetNDevices() const
+CellChannel::GetNDevices() const
 {
     return m_nDevices;
 }
 
 Ptr<NetDevice>
-FabricChannel::GetDevice(std::size_t i) const
+CellChannel::GetDevice(std::size_t i) const
 {
     return i < m_nDevices ? m_devices[i] : nullptr;
 }
