@@ -23,10 +23,18 @@ using namespace ns3;
 
 namespace
 {
+/// \return a packet of size bytes, looked up to a VOQ, ingress port and class
 Ptr<QueueDiscItem>
-Item(uint32_t size)
+Item(uint32_t size, uint32_t voq = 0, uint32_t port = 0, uint8_t tc = 0)
 {
-    return Create<VoqQueueDiscItem>(Create<Packet>(size), Address(), 0x0800);
+    return Create<VoqQueueDiscItem>(Create<Packet>(size), Address(), 0x0800, voq, port, tc);
+}
+
+/// \return the VOQ of a dequeued item
+uint32_t
+VoqOf(Ptr<QueueDiscItem> item)
+{
+    return StaticCast<VoqQueueDiscItem>(item)->GetVoq();
 }
 } // namespace
 
@@ -48,9 +56,9 @@ class VoqCreditTestCase : public TestCase
         qd->Initialize();
         for (int i = 0; i < 3; ++i)
         {
-            NS_TEST_EXPECT_MSG_EQ(qd->EnqueueToVoq(Item(1000), 1, 0, 1), true, "enqueued");
+            NS_TEST_EXPECT_MSG_EQ(qd->Enqueue(Item(1000, 1, 0, 1)), true, "enqueued");
         }
-        qd->EnqueueToVoq(Item(500), 2, 1, 0);
+        qd->Enqueue(Item(500, 2, 1, 0));
         NS_TEST_EXPECT_MSG_EQ(qd->GetNPackets(), 4, "queue-disc packet counter");
         NS_TEST_EXPECT_MSG_EQ(qd->GetNBytes(), 3500, "queue-disc byte counter");
         NS_TEST_EXPECT_MSG_EQ(qd->GetVoqBytes(1), 3000, "VOQ 1 bytes");
@@ -58,7 +66,7 @@ class VoqCreditTestCase : public TestCase
         qd->AddCredit(1, 1024);
         Ptr<QueueDiscItem> a = qd->Dequeue();
         NS_TEST_EXPECT_MSG_NE(a, nullptr, "credit lets one out");
-        NS_TEST_EXPECT_MSG_EQ(qd->GetLastDequeuedVoq(), 1, "from VOQ 1");
+        NS_TEST_EXPECT_MSG_EQ(VoqOf(a), 1, "from VOQ 1");
         NS_TEST_EXPECT_MSG_EQ(qd->GetVoqCredit(1), 24, "1024 - 1000");
         NS_TEST_EXPECT_MSG_NE(qd->Dequeue(), nullptr, "positive balance lets the next out");
         NS_TEST_EXPECT_MSG_EQ(qd->GetVoqCredit(1), -976, "balance goes negative");
@@ -77,7 +85,7 @@ class VoqCreditTestCase : public TestCase
         whole->SetAttribute("WholePacketCredit", BooleanValue(true));
         whole->SetLayout(1, 1, 1);
         whole->Initialize();
-        whole->EnqueueToVoq(Item(1000), 0, 0, 0);
+        whole->Enqueue(Item(1000, 0, 0, 0));
         whole->AddCredit(0, 600);
         NS_TEST_EXPECT_MSG_EQ(whole->Dequeue(), nullptr, "600 B do not cover 1000 B");
         whole->AddCredit(0, 400);
@@ -135,7 +143,7 @@ class VoqLimitTestCase : public PfcRecordingTestCase
         uint32_t accepted = 0;
         for (int i = 0; i < 5; ++i)
         {
-            accepted += drop->EnqueueToVoq(Item(1000), 0, 0, 0);
+            accepted += drop->Enqueue(Item(1000, 0, 0, 0));
         }
         NS_TEST_EXPECT_MSG_EQ(accepted, 2, "VoqLimit 2500 holds two 1000-B packets");
         NS_TEST_EXPECT_MSG_EQ(drop->GetDroppedPackets(), 3, "drops counted");
@@ -150,7 +158,7 @@ class VoqLimitTestCase : public PfcRecordingTestCase
         pfc->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
         for (int i = 0; i < 4; ++i)
         {
-            pfc->EnqueueToVoq(Item(1000), 1, 1, 1);
+            pfc->Enqueue(Item(1000, 1, 1, 1));
         }
         NS_TEST_EXPECT_MSG_EQ(m_events.size(), 1, "one pause");
         NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 1, "for ingress port 1");
@@ -193,10 +201,10 @@ class VoqSharedResumeTestCase : public PfcRecordingTestCase
         qd->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
         for (int i = 0; i < 7; ++i)
         {
-            qd->EnqueueToVoq(Item(1000), 0, 0, 0); // port 0: 7000 B, below 8000
+            qd->Enqueue(Item(1000, 0, 0, 0)); // port 0: 7000 B, below 8000
         }
         NS_TEST_EXPECT_MSG_EQ(m_events.size(), 0, "7000 B: no pause");
-        qd->EnqueueToVoq(Item(1000), 1, 1, 0); // port 1's first packet: 8000 B, paused
+        qd->Enqueue(Item(1000, 1, 1, 0)); // port 1's first packet: 8000 B, paused
         NS_TEST_ASSERT_MSG_EQ(m_events.size(), 1, "shared threshold reached: one pause");
         NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 1, "the port that filled it");
         // Port 1's own packet leaves: 7000 B is not below 7000, still paused.
@@ -224,10 +232,10 @@ class VoqSharedResumeTestCase : public PfcRecordingTestCase
         lim->SetLayout(2, 2, 1);
         lim->Initialize();
         lim->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
-        lim->EnqueueToVoq(Item(1000), 0, 0, 0);
-        lim->EnqueueToVoq(Item(1000), 0, 0, 0);
+        lim->Enqueue(Item(1000, 0, 0, 0));
+        lim->Enqueue(Item(1000, 0, 0, 0));
         NS_TEST_EXPECT_MSG_EQ(m_events.size(), 0, "2000 B: no pause");
-        NS_TEST_EXPECT_MSG_EQ(lim->EnqueueToVoq(Item(1000), 0, 0, 0), true, "kept, not dropped");
+        NS_TEST_EXPECT_MSG_EQ(lim->Enqueue(Item(1000, 0, 0, 0)), true, "kept, not dropped");
         NS_TEST_ASSERT_MSG_EQ(m_events.size(), 1, "VoqLimit reached: pause");
         NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 0, "port 0");
         NS_TEST_EXPECT_MSG_EQ(m_events[0].pause, true, "pause");
@@ -251,9 +259,9 @@ class VoqSharedResumeTestCase : public PfcRecordingTestCase
         mix->SetLayout(2, 2, 1);
         mix->Initialize();
         mix->SetPfcCallback(MakeCallback(&PfcRecordingTestCase::Pfc, this));
-        mix->EnqueueToVoq(Item(1000), 0, 0, 0);
-        mix->EnqueueToVoq(Item(1000), 0, 0, 0);
-        mix->EnqueueToVoq(Item(1000), 0, 1, 0); // 3000 B in VOQ 0: port 1 pauses
+        mix->Enqueue(Item(1000, 0, 0, 0));
+        mix->Enqueue(Item(1000, 0, 0, 0));
+        mix->Enqueue(Item(1000, 0, 1, 0)); // 3000 B in VOQ 0: port 1 pauses
         NS_TEST_ASSERT_MSG_EQ(m_events.size(), 1, "pause");
         NS_TEST_EXPECT_MSG_EQ(m_events[0].port, 1, "port 1");
         mix->AddCredit(0, 2000);

@@ -435,8 +435,13 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
     const uint8_t tc = static_cast<uint8_t>(std::min<uint32_t>(ip.GetDscp() >> 3, m_nTcs - 1));
     const uint32_t voq = GetVoqIndex(dstLeaf, dstPort, tc);
     // The leaf is the packet's last holder from here on: it travels by reference.
-    Ptr<QueueDiscItem> item = Create<VoqQueueDiscItem>(ConstCast<Packet>(packet), from, protocol);
-    if (!m_voq->EnqueueToVoq(item, voq, inPort, tc))
+    Ptr<QueueDiscItem> item = Create<VoqQueueDiscItem>(ConstCast<Packet>(packet),
+                                                       from,
+                                                       protocol,
+                                                       voq,
+                                                       static_cast<uint32_t>(inPort),
+                                                       tc);
+    if (!m_voq->Enqueue(item))
     {
         m_counters.voqDropPackets++;
         m_counters.voqDropBytes += size;
@@ -600,7 +605,7 @@ ScheduledLeafSwitch::Drain()
     m_draining = true;
     while (Ptr<QueueDiscItem> item = m_voq->Dequeue())
     {
-        const uint32_t voq = m_voq->GetLastDequeuedVoq();
+        const uint32_t voq = StaticCast<VoqQueueDiscItem>(item)->GetVoq();
         const uint8_t tc = voq % m_nTcs;
         const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
         const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;

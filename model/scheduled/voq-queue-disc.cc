@@ -4,6 +4,8 @@
 
 #include "voq-queue-disc.h"
 
+#include "voq-queue-disc-item.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -250,28 +252,17 @@ VoqQueueDisc::InitializeParams()
 }
 
 bool
-VoqQueueDisc::EnqueueToVoq(Ptr<QueueDiscItem> item, uint32_t voq, uint32_t ingressPort, uint8_t tc)
-{
-    m_nextVoq = voq;
-    m_nextPort = ingressPort;
-    m_nextTc = tc;
-    m_haveNext = true;
-    const bool ok = Enqueue(item);
-    m_haveNext = false;
-    return ok;
-}
-
-bool
 VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     uint32_t voq = 0;
     uint32_t port = 0;
     uint8_t tc = 0;
-    if (m_haveNext)
+    if (const auto* looked = dynamic_cast<const VoqQueueDiscItem*>(PeekPointer(item)))
     {
-        voq = m_nextVoq;
-        port = m_nextPort;
-        tc = m_nextTc;
+        // The owning leaf has looked the packet up already.
+        voq = looked->GetVoq();
+        port = looked->GetIngressPort();
+        tc = looked->GetTrafficClass();
     }
     else
     {
@@ -456,7 +447,6 @@ VoqQueueDisc::DoDequeue()
         }
         m_used -= size;
         m_portTcBytes[port * m_nTcs + q.tc] -= size;
-        m_lastVoq = voq;
         m_voqDequeueTrace(voq, size);
         if (m_action == PFC && m_pausedCount > 0)
         {
@@ -480,12 +470,6 @@ VoqQueueDisc::DoDequeue()
         return item;
     }
     return nullptr;
-}
-
-uint32_t
-VoqQueueDisc::GetLastDequeuedVoq() const
-{
-    return m_lastVoq;
 }
 
 void

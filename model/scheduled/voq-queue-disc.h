@@ -73,24 +73,11 @@ class VoqQueueDisc : public QueueDisc
     void SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficClasses);
 
     /**
-     * Enqueue into a known VOQ (the owner has already looked the packet up).
-     * \param item the packet
-     * \param voq VOQ index
-     * \param ingressPort port the packet arrived on
-     * \param tc its traffic class
-     * \return false if it was dropped
-     */
-    bool EnqueueToVoq(Ptr<QueueDiscItem> item, uint32_t voq, uint32_t ingressPort, uint8_t tc);
-
-    /**
      * Add credit to a VOQ (a grant arrived).
      * \param voq VOQ index
      * \param bytes granted bytes
      */
     void AddCredit(uint32_t voq, uint64_t bytes);
-
-    /// \return the VOQ of the last packet Dequeue returned
-    uint32_t GetLastDequeuedVoq() const;
 
     /// \param cb called to pause or resume an ingress port for a traffic class
     void SetPfcCallback(PfcCallback cb);
@@ -198,11 +185,6 @@ class VoqQueueDisc : public QueueDisc
     uint64_t m_droppedPackets{0};        //!< counter
     uint64_t m_droppedBytes{0};          //!< counter
     uint64_t m_pauses{0};                //!< counter
-    uint32_t m_lastVoq{0};               //!< VOQ of the last dequeue
-    uint32_t m_nextVoq{0};               //!< VOQ for the enqueue in progress
-    uint32_t m_nextPort{0};              //!< ingress port for the enqueue in progress
-    uint8_t m_nextTc{0};                 //!< traffic class for the enqueue in progress
-    bool m_haveNext{false};              //!< EnqueueToVoq in progress
     PfcCallback m_pfc;                   //!< owner's PFC hook
     TracedCallback<uint32_t, uint32_t> m_voqEnqueueTrace; //!< (voq, bytes)
     TracedCallback<uint32_t, uint32_t> m_voqDequeueTrace; //!< (voq, bytes)
