@@ -46,7 +46,8 @@ struct FabricExampleOptions
     struct Tunables
     {
         // Scheduled fabric
-        std::string sprayMode{"RoundRobin"}; //!< ScheduledLeafSwitch::SprayMode
+        std::string sprayPolicy{
+            "RoundRobin"}; //!< ScheduledLeafSwitch::SprayPolicy, without ns3:: and Spray
         uint32_t cellPayload{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellPayload")};
         uint32_t cellHeader{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellHeader")};
         uint32_t creditSize{Default<uint32_t>(CreditScheduler::GetTypeId(), "CreditSize")};
@@ -71,7 +72,9 @@ struct FabricExampleOptions
     void AddToCommandLine(CommandLine& cmd)
     {
         cmd.AddValue("fabric", "scheduled (VOQs, credits, cells) or ethernet (Clos)", fabric);
-        cmd.AddValue("sprayMode", "scheduled: RoundRobin, Random or LeastLoaded", values.sprayMode);
+        cmd.AddValue("sprayPolicy",
+                     "scheduled: RoundRobin, Random or LeastLoaded (ns3::<name>Spray)",
+                     values.sprayPolicy);
         cmd.AddValue("cellPayload", "scheduled: cell payload bytes", values.cellPayload);
         cmd.AddValue("cellHeader", "scheduled: cell header bytes", values.cellHeader);
         cmd.AddValue("creditSize", "scheduled: credit grant bytes", values.creditSize);
@@ -105,9 +108,15 @@ struct FabricExampleOptions
         if (fabric == "scheduled")
         {
             auto scheduled = std::make_unique<ScheduledFabricHelper>();
-            if (values.sprayMode != builtin.sprayMode)
+            if (values.sprayPolicy != builtin.sprayPolicy)
             {
-                scheduled->SetLeafAttribute("SprayMode", StringValue(values.sprayMode));
+                TypeId policy;
+                NS_ABORT_MSG_UNLESS(
+                    TypeId::LookupByNameFailSafe("ns3::" + values.sprayPolicy + "Spray", &policy),
+                    "--sprayPolicy=" << values.sprayPolicy
+                                     << " is not a spray policy (RoundRobin, "
+                                        "Random or LeastLoaded)");
+                scheduled->SetLeafAttribute("SprayPolicy", TypeIdValue(policy));
             }
             if (values.cellPayload != builtin.cellPayload)
             {

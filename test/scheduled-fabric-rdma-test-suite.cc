@@ -382,7 +382,7 @@ class RdmaSprayTestCase : public TestCase
         {
             const auto cluster = SmallCluster(2, 1, spines);
             RdmaFabric f(cluster, [&mode](ScheduledFabricHelper& h) {
-                h.SetLeafAttribute("SprayMode", StringValue(mode));
+                h.SetLeafAttribute("SprayPolicy", StringValue("ns3::" + mode + "Spray"));
             });
             f.Post(0, 1, size);
             Simulator::Run();

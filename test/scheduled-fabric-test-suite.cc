@@ -582,7 +582,7 @@ class SprayTestCase : public FabricTestCase
         run.end = MicroSeconds(800);
         const std::string mode = m_mode;
         run.configure = [mode](ScheduledFabricHelper& h) {
-            h.SetLeafAttribute("SprayMode", StringValue(mode));
+            h.SetLeafAttribute("SprayPolicy", StringValue("ns3::" + mode + "Spray"));
         };
         run.Execute();
         Ptr<ScheduledLeafSwitch> leaf = run.helper.GetLeaf(0);
@@ -900,7 +900,7 @@ class DeterminismTestCase : public FabricTestCase
         run.stop = MicroSeconds(60);
         run.end = MicroSeconds(200);
         run.configure = [](ScheduledFabricHelper& h) {
-            h.SetLeafAttribute("SprayMode", StringValue("Random"));
+            h.SetLeafAttribute("SprayPolicy", StringValue("ns3::RandomSpray"));
         };
         run.Execute();
         std::vector<uint64_t> v{run.totals.deliveredBytes, run.totals.dataCells};

@@ -196,6 +196,24 @@ CellNetDevice::GetBacklogBytes() const
         (8 * FEMTOSECONDS_PER_SECOND));
 }
 
+void
+CellNetDevice::SetQueueLimit(uint64_t bytes)
+{
+    m_queueLimit = bytes;
+}
+
+uint64_t
+CellNetDevice::GetQueueLimit() const
+{
+    return m_queueLimit;
+}
+
+bool
+CellNetDevice::HasRoomFor(uint32_t wireBytes) const
+{
+    return m_queueLimit == 0 || GetBacklogBytes() + wireBytes <= m_queueLimit;
+}
+
 DataRate
 CellNetDevice::GetDataRate() const
 {

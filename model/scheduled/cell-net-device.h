@@ -77,6 +77,17 @@ class CellNetDevice : public NetDevice
     /// \return bytes queued or being serialised now
     uint64_t GetBacklogBytes() const;
 
+    /**
+     * Limit the bytes the sender may queue (checked by its callers through
+     * HasRoomFor; SendCell itself never refuses a cell for space).
+     * \param bytes the limit (0: none)
+     */
+    void SetQueueLimit(uint64_t bytes);
+    /// \return the queue limit in bytes (0: none)
+    uint64_t GetQueueLimit() const;
+    /// \param wireBytes a cell's size \return true if the cell fits under the queue limit
+    bool HasRoomFor(uint32_t wireBytes) const;
+
     /// \return the link rate
     DataRate GetDataRate() const;
 
@@ -159,6 +170,7 @@ class CellNetDevice : public NetDevice
     uint64_t m_cellsReceived{0};                           //!< counter
     uint64_t m_cellsLost{0};                               //!< counter
     uint64_t m_backlogHighWater{0};                        //!< bytes
+    uint64_t m_queueLimit{0};                              //!< bytes (0: none)
     TracedCallback<uint32_t, const FabricCell&> m_txTrace; //!< cell sent
     TracedCallback<uint32_t, const FabricCell&> m_rxTrace; //!< cell received
     TracedCallback<uint32_t, const FabricCell&> m_lostTrace; //!< cell lost on the link

@@ -7,6 +7,8 @@
 #include "cell-net-device.h"
 #include "cell-spine-switch.h"
 #include "credit-scheduler.h"
+#include "round-robin-spray.h"
+#include "spray-policy.h"
 #include "voq-queue-disc-item.h"
 #include "voq-queue-disc.h"
 
@@ -15,6 +17,7 @@
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/queue-item.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/simulator.h"
@@ -69,16 +72,13 @@ ScheduledLeafSwitch::GetTypeId()
                           UintegerValue(64),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_controlCellBytes),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("SprayMode",
-                          "How cells are spread over the fabric links",
-                          EnumValue(ScheduledLeafSwitch::ROUND_ROBIN),
-                          MakeEnumAccessor(&ScheduledLeafSwitch::m_sprayMode),
-                          MakeEnumChecker(ScheduledLeafSwitch::ROUND_ROBIN,
-                                          "RoundRobin",
-                                          ScheduledLeafSwitch::RANDOM,
-                                          "Random",
-                                          ScheduledLeafSwitch::LEAST_LOADED,
-                                          "LeastLoaded"))
+            .AddAttribute("SprayPolicy",
+                          "How cells are spread over the fabric links: the TypeId of a "
+                          "SprayPolicy (ns3::RoundRobinSpray, ns3::RandomSpray, "
+                          "ns3::LeastLoadedSpray)",
+                          TypeIdValue(RoundRobinSpray::GetTypeId()),
+                          MakeTypeIdAccessor(&ScheduledLeafSwitch::m_sprayPolicyType),
+                          MakeTypeIdChecker())
             .AddAttribute("ReassemblyTimeout",
                           "Time a packet may wait incomplete at the head of its source's "
                           "reorder buffer before it is dropped",
@@ -209,6 +209,11 @@ ScheduledLeafSwitch::DoDispose()
     m_fabricSpine.clear();
     m_voq = nullptr;
     m_rng = nullptr;
+    if (m_sprayPolicy)
+    {
+        m_sprayPolicy->Dispose();
+        m_sprayPolicy = nullptr;
+    }
     m_out.clear();
     m_dropped.clear();
     Object::DoDispose();
@@ -262,9 +267,13 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_nextPacketId.assign(m_leaves, 0);
     m_timers.assign(m_leaves, EventId());
     m_spray.assign(m_leaves, std::vector<uint32_t>());
-    // Leaves start their round robin at different links, so synchronised first
-    // cells from many leaves do not all meet at the same spine.
-    m_sprayCursor.assign(m_leaves, index);
+    ObjectFactory sprayFactory;
+    sprayFactory.SetTypeId(m_sprayPolicyType);
+    m_sprayPolicy = sprayFactory.Create<SprayPolicy>();
+    m_sprayPolicy->Setup(&m_fabric,
+                         m_leaves,
+                         index,
+                         std::max(m_cellPayload + m_cellHeader, m_controlCellBytes));
 }
 
 void
@@ -316,8 +325,7 @@ ScheduledLeafSwitch::UpdateReachability()
     {
         ArmWatchdog(); // a spine's reach changed: control cells may have been lost
     }
-    m_sprayDeficit.assign(static_cast<std::size_t>(m_leaves) * m_fabric.size(), 0);
-    m_sprayQuantum = std::max<int64_t>(m_cellPayload + m_cellHeader, m_controlCellBytes);
+    m_sprayPolicy->Reset();
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
     {
         std::vector<uint32_t>& list = m_spray[leaf];
@@ -662,51 +670,7 @@ ScheduledLeafSwitch::SendToFabric(const FabricCell& cell)
         m_counters.cellsNoPath++;
         return;
     }
-    uint32_t pick = 0;
-    switch (m_sprayMode)
-    {
-    case ROUND_ROBIN: {
-        // Deficit round robin in bytes: cells differ in size (short last cells,
-        // control cells), and counting cells would load some links more than
-        // others whenever the cells per packet and the links share a factor.
-        uint32_t& cursor = m_sprayCursor[cell.dstLeaf];
-        const uint32_t n = static_cast<uint32_t>(links.size());
-        if (cursor >= n)
-        {
-            cursor %= n; // leaf index >= links: still start where Setup meant
-        }
-        int64_t* deficit = &m_sprayDeficit[cell.dstLeaf * m_fabric.size()];
-        while (deficit[links[cursor]] < static_cast<int64_t>(cell.wireBytes))
-        {
-            cursor = (cursor + 1 == n) ? 0 : cursor + 1;
-            deficit[links[cursor]] += m_sprayQuantum;
-        }
-        pick = links[cursor];
-        deficit[pick] -= cell.wireBytes;
-        break;
-    }
-    case RANDOM:
-        pick = links[m_rng->GetInteger(0, static_cast<uint32_t>(links.size()) - 1)];
-        break;
-    case LEAST_LOADED: {
-        // Ties go round robin so an idle fabric still spreads evenly.
-        uint32_t& cursor = m_sprayCursor[cell.dstLeaf];
-        uint64_t best = std::numeric_limits<uint64_t>::max();
-        const uint32_t n = static_cast<uint32_t>(links.size());
-        for (uint32_t k = 0; k < n; ++k)
-        {
-            const uint32_t port = links[(cursor + k) % n];
-            const uint64_t backlog = m_fabric[port]->GetBacklogBytes();
-            if (backlog < best)
-            {
-                best = backlog;
-                pick = port;
-            }
-        }
-        cursor = (cursor + 1) % n;
-        break;
-    }
-    }
+    const uint32_t pick = m_sprayPolicy->Pick(cell.dstLeaf, links, cell.wireBytes);
     m_fabric[pick]->SendCell(cell);
 }
 
@@ -882,7 +846,7 @@ int64_t
 ScheduledLeafSwitch::AssignStreams(int64_t stream)
 {
     m_rng->SetStream(stream);
-    return 1;
+    return 1 + m_sprayPolicy->AssignStreams(stream + 1);
 }
 
 } // namespace ns3

@@ -25,6 +25,7 @@ namespace ns3
 
 class CellSpineSwitch;
 class CreditScheduler;
+class SprayPolicy;
 class CellNetDevice;
 class VoqQueueDisc;
 
@@ -44,8 +45,8 @@ class VoqQueueDisc;
  * packet is cut into cells (CellPayload + CellHeader, variable or padded last
  * cell) and the cells are sprayed over the fabric links that reach the egress leaf
  * (a link is usable if it is up and its spine reaches that leaf, both as detected
- * after LinkDetectionDelay): deficit round robin in bytes, random, or least
- * backlog.
+ * after LinkDetectionDelay) by the SprayPolicy (a TypeId: RoundRobinSpray,
+ * RandomSpray or LeastLoadedSpray).
  *
  * Egress: cells are reassembled per source leaf (CellReassembler: packets released
  * in order, a packet incomplete at the head for ReassemblyTimeout is dropped and
@@ -66,14 +67,6 @@ class VoqQueueDisc;
 class ScheduledLeafSwitch : public Object
 {
   public:
-    /// How cells are spread over fabric links.
-    enum SprayMode
-    {
-        ROUND_ROBIN = 0,  //!< next link in turn (deficit round robin in bytes)
-        RANDOM = 1,       //!< uniformly random link
-        LEAST_LOADED = 2, //!< link with the smallest backlog
-    };
-
     /// What to do with a packet for an address outside the cluster.
     enum UnroutableAction
     {
@@ -169,7 +162,7 @@ class ScheduledLeafSwitch : public Object
     uint32_t GetVoqIndex(uint32_t dstLeaf, uint32_t port, uint8_t tc) const;
 
     /**
-     * Assign a fixed random stream to the spray random variable.
+     * Assign fixed random streams to the request jitter and the spray policy.
      * \param stream first stream index
      * \return number of streams used
      */
@@ -230,7 +223,7 @@ class ScheduledLeafSwitch : public Object
     uint32_t m_cellSize;           //!< CellSize
     bool m_variableLastCell;       //!< VariableLastCell
     uint32_t m_controlCellBytes;   //!< ControlCellSize
-    SprayMode m_sprayMode;         //!< SprayMode
+    TypeId m_sprayPolicyType;      //!< SprayPolicy
     Time m_reassemblyTimeout;      //!< ReassemblyTimeout
     uint32_t m_reorderWindow;      //!< ReorderWindow
     Time m_detectionDelay;         //!< LinkDetectionDelay
@@ -258,9 +251,7 @@ class ScheduledLeafSwitch : public Object
     std::vector<Ptr<CellNetDevice>> m_fabric;        //!< fabric ports
     std::vector<Ptr<CellSpineSwitch>> m_fabricSpine; //!< spine behind each fabric port
     std::vector<std::vector<uint32_t>> m_spray;      //!< usable fabric ports per dst leaf
-    std::vector<int64_t> m_sprayDeficit;             //!< per (dst leaf, fabric port), bytes
-    int64_t m_sprayQuantum{0};                       //!< bytes per round-robin turn
-    std::vector<uint32_t> m_sprayCursor;             //!< round-robin cursor per dst leaf
+    Ptr<SprayPolicy> m_sprayPolicy;                  //!< spreads cells over m_spray's links
     Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
     std::unique_ptr<CellReassembler> m_reassembler;  //!< egress reassembly
