@@ -9,6 +9,7 @@
 #include "credit-scheduler.h"
 #include "round-robin-spray.h"
 #include "spray-policy.h"
+#include "voq-credit-requester.h"
 #include "voq-queue-disc-item.h"
 #include "voq-queue-disc.h"
 
@@ -194,10 +195,9 @@ ScheduledLeafSwitch::DoDispose()
     {
         t.Cancel();
     }
-    m_watchdog.Cancel();
-    for (auto& e : m_requestEvent)
+    if (m_requester)
     {
-        e.Cancel();
+        m_requester->Cancel();
     }
     for (auto& e : m_reachEvents)
     {
@@ -257,13 +257,14 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_voq->SetLayout(voqs, m_portsPerLeaf, m_nTcs);
     m_voq->Initialize();
     m_voq->SetPfcCallback(MakeCallback(&ScheduledLeafSwitch::Pfc, this));
-    m_reported.assign(voqs, 0);
-    m_grantSeen.assign(voqs, 0);
-    m_lastRequest.assign(voqs, std::numeric_limits<int64_t>::min() / 2);
-    m_requestPending.assign(voqs, 0);
-    m_requestEvent.assign(voqs, EventId());
-    m_refresh.assign(voqs, 0);
-    m_lastGrant.assign(voqs, 0);
+    m_requester =
+        std::make_unique<VoqCreditRequester>(m_voq,
+                                             VoqCreditRequester::Parameters{m_requestInterval,
+                                                                            m_requestJitter,
+                                                                            m_requestQuantum,
+                                                                            m_creditTimeout},
+                                             m_rng,
+                                             MakeCallback(&ScheduledLeafSwitch::SendRequest, this));
     m_nextPacketId.assign(m_leaves, 0);
     m_timers.assign(m_leaves, EventId());
     m_spray.assign(m_leaves, std::vector<uint32_t>());
@@ -323,7 +324,7 @@ ScheduledLeafSwitch::UpdateReachability()
 {
     if (Simulator::Now().IsStrictlyPositive())
     {
-        ArmWatchdog(); // a spine's reach changed: control cells may have been lost
+        m_requester->ArmWatchdog(); // a spine's reach changed: control cells may have been lost
     }
     m_sprayPolicy->Reset();
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
@@ -353,47 +354,7 @@ ScheduledLeafSwitch::LinkChanged()
                         m_reachEvents.end());
     m_reachEvents.push_back(
         Simulator::Schedule(m_detectionDelay, &ScheduledLeafSwitch::UpdateReachability, this));
-    ArmWatchdog();
-}
-
-void
-ScheduledLeafSwitch::ArmWatchdog()
-{
-    // Control cells are lost only with failed links; after a failure anywhere
-    // a watchdog looks for VOQs left waiting for credit that is not coming.
-    if (!m_watchdog.IsRunning())
-    {
-        m_watchdog = Simulator::Schedule(m_creditTimeout, &ScheduledLeafSwitch::Watchdog, this);
-    }
-}
-
-void
-ScheduledLeafSwitch::Watchdog()
-{
-    const int64_t now = Simulator::Now().GetTimeStep();
-    bool waiting = false;
-    for (uint32_t voq = 0; voq < m_reported.size(); ++voq)
-    {
-        if (m_voq->GetVoqPackets(voq) == 0 || m_voq->GetVoqCredit(voq) > 0)
-        {
-            continue;
-        }
-        waiting = true;
-        if (now - std::max(m_lastGrant[voq], m_lastRequest[voq]) >= m_creditTimeout.GetTimeStep())
-        {
-            // Ask again with everything queued; the scheduler repeats its last
-            // grant if that is what was lost.
-            m_counters.requestRefreshes++;
-            m_refresh[voq] = 1;
-            m_reported[voq] = 0;
-            m_lastRequest[voq] = std::numeric_limits<int64_t>::min() / 2;
-            MaybeRequest(voq);
-        }
-    }
-    if (waiting)
-    {
-        m_watchdog = Simulator::Schedule(m_creditTimeout, &ScheduledLeafSwitch::Watchdog, this);
-    }
+    m_requester->ArmWatchdog();
 }
 
 uint32_t
@@ -466,70 +427,19 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
             Pfc(inPort, tc, true);
         }
     }
-    MaybeRequest(voq);
+    m_requester->Notify(voq);
     return true;
 }
 
 void
-ScheduledLeafSwitch::MaybeRequest(uint32_t voq)
+ScheduledLeafSwitch::SendRequest(uint32_t voq, uint64_t cumulative, bool refresh)
 {
-    const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(voq);
-    const uint64_t reported = m_reported[voq];
-    if (enqueued == reported)
-    {
-        return;
-    }
-    // Requests are cumulative, so they can be coalesced: at most one per
-    // RequestInterval per VOQ, unless RequestQuantum bytes are unreported.
-    const int64_t now = Simulator::Now().GetTimeStep();
-    if (enqueued - reported < m_requestQuantum)
-    {
-        if (m_requestPending[voq])
-        {
-            return;
-        }
-        // A coalesced request, and the first request of a VOQ that just became
-        // busy, leave after a random phase of up to RequestJitter: senders that
-        // start in the same nanosecond would otherwise send requests that meet at
-        // a spine, one control cell per sender, and the spine queue would grow
-        // with N. (A busy VOQ quiet for an interval, e.g. after a PFC pause,
-        // still asks at once.)
-        const int64_t wait =
-            std::max<int64_t>(0, m_lastRequest[voq] + m_requestInterval.GetTimeStep() - now);
-        const bool phase = wait > 0 || m_voq->GetVoqPackets(voq) <= 1;
-        const int64_t jitter =
-            phase && m_requestJitter.IsStrictlyPositive()
-                ? static_cast<int64_t>(m_rng->GetValue(0, m_requestJitter.GetTimeStep()))
-                : 0;
-        if (wait + jitter > 0)
-        {
-            m_requestPending[voq] = 1;
-            m_requestEvent[voq] = Simulator::Schedule(TimeStep(wait + jitter),
-                                                      &ScheduledLeafSwitch::DeferredRequest,
-                                                      this,
-                                                      voq);
-            return;
-        }
-    }
-    SendRequest(voq);
-}
-
-void
-ScheduledLeafSwitch::SendRequest(uint32_t voq)
-{
-    const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(voq);
-    const int64_t now = Simulator::Now().GetTimeStep();
-    const bool refresh = m_refresh[voq] != 0;
-    m_refresh[voq] = 0;
-    m_lastRequest[voq] = now;
-    m_reported[voq] = enqueued;
     const uint8_t tc = voq % m_nTcs;
     const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
     const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
-    m_counters.requestsSent++;
     if (dstLeaf == m_index)
     {
-        m_schedulers[dstPort]->Request(m_index, tc, enqueued, refresh);
+        m_schedulers[dstPort]->Request(m_index, tc, cumulative, refresh);
         return;
     }
     FabricCell cell;
@@ -539,25 +449,9 @@ ScheduledLeafSwitch::SendRequest(uint32_t voq)
     cell.dstLeaf = static_cast<uint16_t>(dstLeaf);
     cell.dstPort = static_cast<uint16_t>(dstPort);
     cell.wireBytes = m_controlCellBytes;
-    cell.bytes = enqueued;
+    cell.bytes = cumulative;
     cell.refresh = refresh;
     SendToFabric(cell);
-}
-
-void
-ScheduledLeafSwitch::DeferredRequest(uint32_t voq)
-{
-    m_requestPending[voq] = 0;
-    if (m_voq->GetVoqEnqueuedBytes(voq) == m_reported[voq])
-    {
-        return; // a quantum-driven request covered these bytes meanwhile
-    }
-    if (Simulator::Now().GetTimeStep() - m_lastRequest[voq] < m_requestInterval.GetTimeStep())
-    {
-        MaybeRequest(voq); // too soon after that request: wait again
-        return;
-    }
-    SendRequest(voq);
 }
 
 void
@@ -592,14 +486,7 @@ ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint6
 void
 ScheduledLeafSwitch::HandleGrant(uint32_t voq, uint64_t cumulative)
 {
-    m_counters.grantsReceived++;
-    m_lastGrant[voq] = Simulator::Now().GetTimeStep();
-    if (cumulative > m_grantSeen[voq])
-    {
-        m_voq->AddCredit(voq, cumulative - m_grantSeen[voq]);
-        m_grantSeen[voq] = cumulative;
-    }
-    MaybeRequest(voq);
+    m_requester->Grant(voq, cumulative);
     Drain();
 }
 
@@ -782,10 +669,14 @@ ScheduledLeafSwitch::Pfc(uint32_t port, uint8_t tc, bool pause)
     }
 }
 
-const ScheduledLeafSwitch::Counters&
+ScheduledLeafSwitch::Counters
 ScheduledLeafSwitch::GetCounters() const
 {
-    return m_counters;
+    Counters c = m_counters;
+    c.requestsSent = m_requester->GetRequestsSent();
+    c.grantsReceived = m_requester->GetGrantsReceived();
+    c.requestRefreshes = m_requester->GetRefreshes();
+    return c;
 }
 
 Ptr<VoqQueueDisc>

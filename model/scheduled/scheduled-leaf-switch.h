@@ -27,6 +27,7 @@ class CellSpineSwitch;
 class CreditScheduler;
 class SprayPolicy;
 class CellNetDevice;
+class VoqCreditRequester;
 class VoqQueueDisc;
 
 /**
@@ -136,7 +137,7 @@ class ScheduledLeafSwitch : public Object
     void UpdateReachability();
 
     /// \return the counters
-    const Counters& GetCounters() const;
+    Counters GetCounters() const;
     /// \return the ingress VOQ queue disc
     Ptr<VoqQueueDisc> GetVoqQueueDisc() const;
     /// \param port host port \return its credit scheduler
@@ -179,15 +180,12 @@ class ScheduledLeafSwitch : public Object
                          const Address& from);
     /// A cell from a fabric port.
     void ReceiveCell(uint32_t port, const FabricCell& cell);
-    /// Send a request for a VOQ if its unreported demand warrants one.
-    void MaybeRequest(uint32_t voq);
-    /// A coalesced request is due.
-    void DeferredRequest(uint32_t voq);
     /**
-     * Send a credit request now with everything the VOQ has enqueued.
-     * \param voq the VOQ
+     * Send a credit request towards a VOQ's egress scheduler.
+     * \param voq the VOQ \param cumulative bytes it wants in all
+     * \param refresh a watchdog re-request
      */
-    void SendRequest(uint32_t voq);
+    void SendRequest(uint32_t voq, uint64_t cumulative, bool refresh);
     /// A grant for a VOQ.
     void HandleGrant(uint32_t voq, uint64_t cumulative);
     /// Dequeue everything that has credit and send it.
@@ -208,10 +206,6 @@ class ScheduledLeafSwitch : public Object
     void ReassemblyTimer(uint32_t source);
     /// A fabric link changed state.
     void LinkChanged();
-    /// Start the credit watchdog if it is not running.
-    void ArmWatchdog();
-    /// Re-request credit for VOQs that have waited too long.
-    void Watchdog();
     /// Egress queue bytes of a host port.
     uint64_t HostQueueBytes(uint32_t port) const;
     /// PFC request from the VOQ buffer.
@@ -230,7 +224,6 @@ class ScheduledLeafSwitch : public Object
     Time m_pfcRefresh;             //!< PfcRefresh
     uint32_t m_grantBatch;         //!< GrantBatch
     Time m_creditTimeout;          //!< CreditTimeout
-    EventId m_watchdog;            //!< credit watchdog
     Time m_requestJitter;          //!< RequestJitter
     Time m_requestInterval;        //!< RequestInterval
     uint32_t m_requestQuantum;     //!< RequestQuantum
@@ -253,18 +246,12 @@ class ScheduledLeafSwitch : public Object
     std::vector<std::vector<uint32_t>> m_spray;      //!< usable fabric ports per dst leaf
     Ptr<SprayPolicy> m_sprayPolicy;                  //!< spreads cells over m_spray's links
     Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
+    std::unique_ptr<VoqCreditRequester> m_requester; //!< credit requests of the VOQs
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
     std::unique_ptr<CellReassembler> m_reassembler;  //!< egress reassembly
-    std::vector<uint64_t> m_reported;                //!< per VOQ: cumulative bytes requested
-    std::vector<int64_t> m_lastRequest;              //!< per VOQ: time of the last request
-    std::vector<int64_t> m_lastGrant;                //!< per VOQ: time of the last grant
-    std::vector<uint8_t> m_requestPending;           //!< per VOQ: deferred request scheduled
-    std::vector<EventId> m_requestEvent;             //!< per VOQ: the deferred request
-    std::vector<uint8_t> m_refresh;                  //!< per VOQ: next request is a re-request
     std::vector<EventId> m_reachEvents;              //!< reachability updates still due
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
-    std::vector<uint64_t> m_grantSeen;               //!< per VOQ: cumulative bytes granted
     std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf
     std::vector<EventId> m_timers;                   //!< reassembly timer per source
     std::vector<CellReassembler::Output> m_out;      //!< scratch: released packets
