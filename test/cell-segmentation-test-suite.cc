@@ -207,6 +207,75 @@ class ReassemblyTimeoutTestCase : public TestCase
     }
 };
 
+/// A packet of which no cell arrives is overdue from the arrival of the first
+/// later packet, not from the last release: behind two lost packets, each later
+/// packet waits one timeout at most. Every discard is counted by reason, in cells
+/// and bytes, and the held bytes add up.
+class ReassemblyLossTestCase : public TestCase
+{
+  public:
+    ReassemblyLossTestCase()
+        : TestCase("reassembly: lost packets time out once, discards counted by reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const int64_t timeout = 100;
+        CellReassembler reasm(1, 64);
+        std::vector<CellReassembler::Output> out;
+        std::vector<CellReassembler::Output> dropped;
+        // One 100-byte cell per packet.
+        auto cell = [](uint32_t id) {
+            FabricCell c;
+            c.packet = Create<Packet>(100);
+            c.packetId = id;
+            c.cellCount = 1;
+            c.payload = 100;
+            return c;
+        };
+        reasm.AddCell(0, cell(0), 0, out);
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "packet 0 released");
+        // Packets 1 and 3 are lost; 2 and 4 arrive at 10 and 11.
+        reasm.AddCell(0, cell(2), 10, out);
+        reasm.AddCell(0, cell(4), 11, out);
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetBytesHeld(), 200, "2 and 4 held");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetHeadDeadline(0, timeout), 110, "1 overdue from 2's arrival");
+        out.clear();
+        reasm.Expire(0, 110, timeout, out, dropped);
+        NS_TEST_EXPECT_MSG_EQ(dropped.size(), 1, "1 given up");
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 1, "2 released");
+        // 3 has been overdue since 4 arrived at 11, not since 2 left at 110.
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetHeadDeadline(0, timeout), 111, "3 overdue from 4's arrival");
+        reasm.Expire(0, 111, timeout, out, dropped);
+        NS_TEST_EXPECT_MSG_EQ(dropped.size(), 2, "3 given up");
+        NS_TEST_EXPECT_MSG_EQ(out.size(), 2, "4 released, one timeout after it arrived");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetPacketsTimedOut(), 2, "two timeouts");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetTimedOutBytes(), 0, "nothing of them had arrived");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetBytesHeld(), 0, "nothing held");
+        // Discards, by reason.
+        reasm.AddCell(0, cell(3), 120, out);      // its packet was given up
+        reasm.AddCell(0, cell(5 + 64), 121, out); // head is 5: id 69 is beyond a window of 64
+        reasm.AddCell(0, cell(7), 122, out);      // held behind 5 and 6
+        reasm.AddCell(0, cell(7), 123, out);      // again: a duplicate
+        const auto late = reasm.GetDiscards(CellReassembler::LATE);
+        const auto beyond = reasm.GetDiscards(CellReassembler::BEYOND_WINDOW);
+        const auto duplicate = reasm.GetDiscards(CellReassembler::DUPLICATE);
+        NS_TEST_EXPECT_MSG_EQ(late.cells, 1, "late cell");
+        NS_TEST_EXPECT_MSG_EQ(late.bytes, 100, "its bytes");
+        NS_TEST_EXPECT_MSG_EQ(beyond.cells, 1, "cell beyond the window");
+        NS_TEST_EXPECT_MSG_EQ(beyond.bytes, 100, "its bytes");
+        NS_TEST_EXPECT_MSG_EQ(duplicate.cells, 1, "duplicate cell");
+        NS_TEST_EXPECT_MSG_EQ(duplicate.bytes, 100, "its bytes");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetBytesHeld(), 100, "7 held once");
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetCellsAccepted(), 4, "0, 2, 4 and 7, nothing else");
+        // The ring started at 16 slots; id 45 (40 past the head) doubles it to 64, the window.
+        reasm.AddCell(0, cell(5 + 40), 124, out);
+        NS_TEST_EXPECT_MSG_EQ(reasm.GetSlotsAllocated(), 64, "16, doubled to 64 (the window)");
+    }
+};
+
 /// Packet ids are 32-bit and wrap; 2^32 is not a multiple of a window of 1000,
 /// so with id % window as the slot, ids 2^32 - 296 and 0 (296 apart, inside the
 /// window) would share a slot. Every packet must come out once, in order.
@@ -264,6 +333,7 @@ class CellSegmentationTestSuite : public TestSuite
         AddTestCase(new CellArithmeticTestCase(), TestCase::QUICK);
         AddTestCase(new ReassemblyTimeoutTestCase(), TestCase::QUICK);
         AddTestCase(new ReassemblyWrapTestCase(), TestCase::QUICK);
+        AddTestCase(new ReassemblyLossTestCase(), TestCase::QUICK);
         for (uint32_t payload : {61u, 256u, 1000u})
         {
             AddTestCase(new CellRoundTripTestCase(payload, true), TestCase::QUICK);

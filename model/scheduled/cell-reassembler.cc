@@ -5,9 +5,20 @@
 #include "cell-reassembler.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CellReassembler");
+
+namespace
+{
+/// Slots a source's ring starts with when its first cell arrives.
+constexpr uint32_t INITIAL_RING = 16;
+} // namespace
 
 CellReassembler::CellReassembler(uint32_t sources, uint32_t window)
     : m_contexts(sources),
@@ -15,8 +26,7 @@ CellReassembler::CellReassembler(uint32_t sources, uint32_t window)
 {
     NS_ABORT_MSG_IF(sources == 0, "CellReassembler: sources must be at least 1, got 0");
     NS_ABORT_MSG_IF(window == 0, "ReorderWindow must be at least 1 packet, got ReorderWindow=0");
-    // The ring is allocated per source: a window this large would take tens of
-    // MB per source, and it could not tell ids apart near half the id space.
+    // Beyond half the id space a window could not tell ids apart.
     NS_ABORT_MSG_IF(window > MAX_WINDOW,
                     "ReorderWindow must be at most " << MAX_WINDOW
                                                      << " packets, got ReorderWindow=" << window);
@@ -31,16 +41,50 @@ CellReassembler::SetNextPacketId(uint32_t source, uint32_t id)
     ctx.end = id;
 }
 
+uint32_t
+CellReassembler::GetNextPacketId(uint32_t source) const
+{
+    return m_contexts.at(source).next;
+}
+
 void
 CellReassembler::Advance(Context& ctx) const
 {
     ctx.next++;
-    // The ring follows the head, not id % window: 2^32 is not a multiple of every
-    // window, and id % window would map two ids across the wrap to one slot.
-    ctx.headSlot = (ctx.headSlot + 1 == m_window) ? 0 : ctx.headSlot + 1;
+    // The ring follows the head, not id % size: 2^32 is not a multiple of every
+    // size, and id % size would map two ids across the wrap to one slot.
+    ctx.headSlot = (ctx.headSlot + 1 == ctx.ring.size()) ? 0 : ctx.headSlot + 1;
 }
 
 void
+CellReassembler::Grow(Context& ctx, uint32_t ahead)
+{
+    const std::size_t old = ctx.ring.size();
+    std::size_t size = std::max<std::size_t>(old * 2, INITIAL_RING);
+    while (size <= ahead)
+    {
+        size *= 2;
+    }
+    size = std::min<std::size_t>(size, m_window);
+    std::vector<Slot> ring(size);
+    for (std::size_t k = 0; k < old; ++k)
+    {
+        ring[k] = std::move(ctx.ring[(ctx.headSlot + k) % old]);
+    }
+    NS_LOG_LOGIC("reorder ring grows from " << old << " to " << size << " slots");
+    m_slots += size - old;
+    ctx.ring = std::move(ring);
+    ctx.headSlot = 0;
+}
+
+void
+CellReassembler::Discarded(Discard reason, const FabricCell& cell)
+{
+    m_discards[reason].cells++;
+    m_discards[reason].bytes += cell.payload;
+}
+
+std::optional<CellReassembler::Discard>
 CellReassembler::AddCell(uint32_t source,
                          const FabricCell& cell,
                          int64_t now,
@@ -51,17 +95,21 @@ CellReassembler::AddCell(uint32_t source,
     const uint32_t ahead = cell.packetId - ctx.next;
     if (ahead >= 0x80000000u)
     {
-        m_late++; // its packet was already given up
-        return;
+        NS_LOG_LOGIC("source " << source << ": cell of packet " << cell.packetId
+                               << " arrives after its packet was given up");
+        Discarded(LATE, cell);
+        return LATE;
     }
     if (ahead >= m_window)
     {
-        m_beyond++;
-        return;
+        NS_LOG_LOGIC("source " << source << ": packet " << cell.packetId
+                               << " beyond the reorder window (head " << ctx.next << ")");
+        Discarded(BEYOND_WINDOW, cell);
+        return BEYOND_WINDOW;
     }
-    if (ctx.ring.empty())
+    if (ahead >= ctx.ring.size())
     {
-        ctx.ring.resize(m_window);
+        Grow(ctx, ahead);
     }
     if (ctx.end == ctx.next)
     {
@@ -71,7 +119,7 @@ CellReassembler::AddCell(uint32_t source,
     {
         ctx.end = cell.packetId + 1;
     }
-    Slot& slot = ctx.ring[(static_cast<uint64_t>(ctx.headSlot) + ahead) % m_window];
+    Slot& slot = ctx.ring[(static_cast<uint64_t>(ctx.headSlot) + ahead) % ctx.ring.size()];
     if (!slot.used)
     {
         slot.used = true;
@@ -85,8 +133,14 @@ CellReassembler::AddCell(uint32_t source,
         slot.first = now;
         m_held++;
     }
+    else if (slot.received == slot.count)
+    {
+        Discarded(DUPLICATE, cell);
+        return DUPLICATE;
+    }
     slot.bytes += cell.payload;
     slot.received++;
+    m_heldBytes += cell.payload;
     m_cells++;
     if (slot.received == slot.count)
     {
@@ -99,6 +153,23 @@ CellReassembler::AddCell(uint32_t source,
             Drain(source, ctx, now, delivered);
         }
     }
+    return std::nullopt;
+}
+
+int64_t
+CellReassembler::Evidence(const Context& ctx, int64_t now) const
+{
+    const uint32_t span = ctx.end - ctx.next;
+    const std::size_t size = ctx.ring.size();
+    for (uint32_t k = 1; k < span; ++k)
+    {
+        const Slot& slot = ctx.ring[(ctx.headSlot + k) % size];
+        if (slot.used && slot.id == ctx.next + k)
+        {
+            return slot.first;
+        }
+    }
+    return now;
 }
 
 void
@@ -112,7 +183,10 @@ CellReassembler::Drain(uint32_t source, Context& ctx, int64_t now, std::vector<O
         {
             break;
         }
-        delivered.push_back({slot.packet, source, slot.id, slot.port, slot.tc});
+        NS_LOG_LOGIC("source " << source << ": packet " << slot.id << " reassembled, " << slot.bytes
+                               << " B to port " << slot.port);
+        delivered.push_back({slot.packet, source, slot.id, slot.bytes, slot.port, slot.tc});
+        m_heldBytes -= slot.bytes;
         slot.packet = nullptr;
         slot.used = false;
         m_held--;
@@ -120,9 +194,15 @@ CellReassembler::Drain(uint32_t source, Context& ctx, int64_t now, std::vector<O
         Advance(ctx);
         moved = true;
     }
-    if (moved)
+    if (moved && ctx.next != ctx.end)
     {
-        ctx.blockedSince = now;
+        const Slot& head = ctx.ring[ctx.headSlot];
+        if (!head.used || head.id != ctx.next)
+        {
+            // Nothing of the new head has come although later packets have: it
+            // is overdue since the first of them arrived.
+            ctx.blockedSince = Evidence(ctx, now);
+        }
     }
 }
 
@@ -139,19 +219,24 @@ CellReassembler::Expire(uint32_t source,
         Slot& slot = ctx.ring[ctx.headSlot];
         if (slot.used && slot.id == ctx.next)
         {
-            dropped.push_back({slot.packet, source, slot.id, slot.port, slot.tc});
+            NS_LOG_LOGIC("source " << source << ": packet " << slot.id << " timed out with "
+                                   << slot.received << " of " << slot.count << " cells");
+            dropped.push_back({slot.packet, source, slot.id, slot.bytes, slot.port, slot.tc});
+            m_timedOutBytes += slot.bytes;
+            m_heldBytes -= slot.bytes;
             slot.packet = nullptr;
             slot.used = false;
             m_held--;
         }
         else
         {
-            dropped.push_back({nullptr, source, ctx.next, 0, 0}); // no cell of it arrived
+            NS_LOG_LOGIC("source " << source << ": packet " << ctx.next
+                                   << " timed out, no cell of it arrived");
+            dropped.push_back({nullptr, source, ctx.next, 0, 0, 0});
         }
         m_timedOut++;
         Advance(ctx);
-        // blockedSince is kept, so a run of wholly lost packets goes in one sweep;
-        // Drain restarts the clock as soon as something is delivered.
+        // blockedSince is kept, so a run of wholly lost packets goes in one sweep.
         Drain(source, ctx, now, delivered);
     }
 }
@@ -162,8 +247,7 @@ CellReassembler::GetHeadDeadline(uint32_t source, int64_t timeout) const
     const Context& ctx = m_contexts[source];
     const Slot& slot = ctx.ring[ctx.headSlot];
     // Cells of one packet leave back to back, so a packet whose first cell came
-    // a timeout ago is broken; a packet of which nothing came is timed from when
-    // the head started blocking.
+    // a timeout ago is broken.
     if (slot.used && slot.id == ctx.next)
     {
         return slot.first + timeout;
@@ -190,27 +274,51 @@ CellReassembler::GetPacketsTimedOut() const
 }
 
 uint64_t
+CellReassembler::GetTimedOutBytes() const
+{
+    return m_timedOutBytes;
+}
+
+uint64_t
 CellReassembler::GetCellsAccepted() const
 {
     return m_cells;
 }
 
+CellReassembler::DiscardCount
+CellReassembler::GetDiscards(Discard reason) const
+{
+    return m_discards[reason];
+}
+
 uint64_t
 CellReassembler::GetCellsLate() const
 {
-    return m_late;
+    return m_discards[LATE].cells;
 }
 
 uint64_t
 CellReassembler::GetCellsBeyondWindow() const
 {
-    return m_beyond;
+    return m_discards[BEYOND_WINDOW].cells;
 }
 
 uint64_t
 CellReassembler::GetPacketsHeld() const
 {
     return m_held;
+}
+
+uint64_t
+CellReassembler::GetBytesHeld() const
+{
+    return m_heldBytes;
+}
+
+uint64_t
+CellReassembler::GetSlotsAllocated() const
+{
+    return m_slots;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "cell-net-device.h"
 #include "cell-spine-switch.h"
 #include "credit-scheduler.h"
+#include "egress-reassembly.h"
 #include "round-robin-spray.h"
 #include "spray-policy.h"
 #include "voq-credit-requester.h"
@@ -174,7 +175,12 @@ ScheduledLeafSwitch::GetTypeId()
                 "A packet was given up at reassembly (source leaf, packet or null if no "
                 "cell of it arrived)",
                 MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_reassemblyTimeoutTrace),
-                "ns3::ScheduledLeafSwitch::ReassemblyTracedCallback");
+                "ns3::ScheduledLeafSwitch::ReassemblyTracedCallback")
+            .AddTraceSource("CellDiscard",
+                            "A data cell was discarded at reassembly (cell, reason: 0 beyond "
+                            "the reorder window, 1 late, 2 duplicate)",
+                            MakeTraceSourceAccessor(&ScheduledLeafSwitch::m_cellDiscardTrace),
+                            "ns3::ScheduledLeafSwitch::CellDiscardTracedCallback");
     return tid;
 }
 
@@ -191,9 +197,9 @@ ScheduledLeafSwitch::~ScheduledLeafSwitch()
 void
 ScheduledLeafSwitch::DoDispose()
 {
-    for (auto& t : m_timers)
+    if (m_egress)
     {
-        t.Cancel();
+        m_egress->Cancel();
     }
     if (m_requester)
     {
@@ -214,8 +220,6 @@ ScheduledLeafSwitch::DoDispose()
         m_sprayPolicy->Dispose();
         m_sprayPolicy = nullptr;
     }
-    m_out.clear();
-    m_dropped.clear();
     Object::DoDispose();
 }
 
@@ -243,7 +247,13 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_leaves = cluster.leaves;
     m_portsPerLeaf = cluster.hostsPerLeaf;
     m_segmenter = std::make_unique<CellSegmenter>(m_cellPayload, m_cellHeader, m_variableLastCell);
-    m_reassembler = std::make_unique<CellReassembler>(m_leaves, m_reorderWindow);
+    m_egress = std::make_unique<EgressReassembly>(
+        m_leaves,
+        m_reorderWindow,
+        m_reassemblyTimeout,
+        MakeCallback(&ScheduledLeafSwitch::Reassembled, this),
+        MakeCallback(&ScheduledLeafSwitch::ReassemblyTimedOut, this),
+        MakeCallback(&ScheduledLeafSwitch::CellDiscarded, this));
     const uint32_t hosts = cluster.GetHosts();
     m_hostLeaf.resize(hosts);
     m_hostPort.resize(hosts);
@@ -266,7 +276,6 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                              m_rng,
                                              MakeCallback(&ScheduledLeafSwitch::SendRequest, this));
     m_nextPacketId.assign(m_leaves, 0);
-    m_timers.assign(m_leaves, EventId());
     m_spray.assign(m_leaves, std::vector<uint32_t>());
     ObjectFactory sprayFactory;
     sprayFactory.SetTypeId(m_sprayPolicyType);
@@ -567,9 +576,7 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
     switch (cell.type)
     {
     case FabricCell::DATA:
-        m_reassembler->AddCell(cell.srcLeaf, cell, Simulator::Now().GetTimeStep(), m_out);
-        Deliver();
-        ArmTimer(cell.srcLeaf);
+        m_egress->Receive(cell);
         break;
     case FabricCell::CREDIT_REQUEST:
         m_schedulers[cell.dstPort]->Request(cell.srcLeaf, cell.tc, cell.bytes, cell.refresh);
@@ -581,52 +588,26 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
 }
 
 void
-ScheduledLeafSwitch::Deliver()
+ScheduledLeafSwitch::Reassembled(const CellReassembler::Output& out)
 {
-    for (auto& out : m_out)
-    {
-        m_reassemblyDoneTrace(out.source, out.packet);
-        ForwardToHost(out.port, out.packet);
-    }
-    m_out.clear();
+    m_reassemblyDoneTrace(out.source, out.packet);
+    ForwardToHost(out.port, out.packet);
 }
 
 void
-ScheduledLeafSwitch::ArmTimer(uint32_t source)
+ScheduledLeafSwitch::ReassemblyTimedOut(const CellReassembler::Output& lost)
 {
-    if (m_timers[source].IsRunning() || !m_reassembler->IsPending(source))
-    {
-        return;
-    }
-    const int64_t deadline =
-        m_reassembler->GetHeadDeadline(source, m_reassemblyTimeout.GetTimeStep());
-    const int64_t now = Simulator::Now().GetTimeStep();
-    m_timers[source] = Simulator::Schedule(TimeStep(std::max<int64_t>(0, deadline - now)),
-                                           &ScheduledLeafSwitch::ReassemblyTimer,
-                                           this,
-                                           source);
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << lost.packetId << " from leaf " << lost.source
+                         << " given up at reassembly");
+    m_counters.reassemblyTimeouts++;
+    m_counters.reassemblyTimeoutBytes += lost.bytes;
+    m_reassemblyTimeoutTrace(lost.source, lost.packet);
 }
 
 void
-ScheduledLeafSwitch::ReassemblyTimer(uint32_t source)
+ScheduledLeafSwitch::CellDiscarded(const FabricCell& cell, CellReassembler::Discard reason)
 {
-    m_reassembler->Expire(source,
-                          Simulator::Now().GetTimeStep(),
-                          m_reassemblyTimeout.GetTimeStep(),
-                          m_out,
-                          m_dropped);
-    for (auto& d : m_dropped)
-    {
-        m_counters.reassemblyTimeouts++;
-        if (d.packet)
-        {
-            m_counters.reassemblyTimeoutBytes += d.packet->GetSize();
-        }
-        m_reassemblyTimeoutTrace(source, d.packet);
-    }
-    m_dropped.clear();
-    Deliver();
-    ArmTimer(source);
+    m_cellDiscardTrace(cell, static_cast<uint32_t>(reason));
 }
 
 void
@@ -676,6 +657,18 @@ ScheduledLeafSwitch::GetCounters() const
     c.requestsSent = m_requester->GetRequestsSent();
     c.grantsReceived = m_requester->GetGrantsReceived();
     c.requestRefreshes = m_requester->GetRefreshes();
+    const CellReassembler& r = m_egress->GetReassembler();
+    const auto beyond = r.GetDiscards(CellReassembler::BEYOND_WINDOW);
+    const auto late = r.GetDiscards(CellReassembler::LATE);
+    const auto duplicate = r.GetDiscards(CellReassembler::DUPLICATE);
+    c.beyondWindowCells = beyond.cells;
+    c.beyondWindowBytes = beyond.bytes;
+    c.lateCells = late.cells;
+    c.lateBytes = late.bytes;
+    c.duplicateCells = duplicate.cells;
+    c.duplicateBytes = duplicate.bytes;
+    c.reassemblyHeldPackets = r.GetPacketsHeld();
+    c.reassemblyHeldBytes = r.GetBytesHeld();
     return c;
 }
 
@@ -724,7 +717,7 @@ ScheduledLeafSwitch::GetSegmenter() const
 const CellReassembler&
 ScheduledLeafSwitch::GetReassembler() const
 {
-    return *m_reassembler;
+    return m_egress->GetReassembler();
 }
 
 uint32_t

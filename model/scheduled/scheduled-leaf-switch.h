@@ -7,6 +7,7 @@
 
 #include "cell-reassembler.h"
 #include "cell-segmenter.h"
+#include "egress-reassembly.h"
 #include "fabric-cell.h"
 
 #include "ns3/cluster-description.h"
@@ -89,7 +90,15 @@ class ScheduledLeafSwitch : public Object
         uint64_t egressDropPackets{0};      //!< refused by the host port
         uint64_t egressDropBytes{0};        //!< refused by the host port
         uint64_t reassemblyTimeouts{0};     //!< packets given up at reassembly
-        uint64_t reassemblyTimeoutBytes{0}; //!< their bytes, where a cell of them arrived
+        uint64_t reassemblyTimeoutBytes{0}; //!< payload bytes of them that had arrived
+        uint64_t beyondWindowCells{0};      //!< cells discarded: beyond the reorder window
+        uint64_t beyondWindowBytes{0};      //!< their payload bytes
+        uint64_t lateCells{0};              //!< cells discarded: their packet was given up
+        uint64_t lateBytes{0};              //!< their payload bytes
+        uint64_t duplicateCells{0};         //!< cells discarded: their packet was complete
+        uint64_t duplicateBytes{0};         //!< their payload bytes
+        uint64_t reassemblyHeldPackets{0};  //!< packets in reassembly now
+        uint64_t reassemblyHeldBytes{0};    //!< payload bytes in reassembly now
         uint64_t dataCellsSent{0};          //!< data cells sprayed
         uint64_t requestsSent{0};           //!< credit requests sent (fabric or local)
         uint64_t grantsReceived{0};         //!< grants received
@@ -101,6 +110,8 @@ class ScheduledLeafSwitch : public Object
     typedef void (*PacketTracedCallback)(uint32_t port, Ptr<const Packet> packet);
     /// TracedCallback signature for reassembly: (source leaf, packet or null).
     typedef void (*ReassemblyTracedCallback)(uint32_t source, Ptr<const Packet> packet);
+    /// TracedCallback signature for cells discarded at reassembly: (cell, reason).
+    typedef void (*CellDiscardTracedCallback)(const FabricCell& cell, uint32_t reason);
 
     /**
      * \brief Get the type ID.
@@ -198,12 +209,12 @@ class ScheduledLeafSwitch : public Object
     void ForwardToHost(uint32_t port, Ptr<Packet> packet);
     /// Scheduler of a local port granted credit to a source.
     void SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint64_t cumulative);
-    /// Release reassembled packets.
-    void Deliver();
-    /// Arm the reassembly timer of a source.
-    void ArmTimer(uint32_t source);
-    /// The reassembly timer of a source fired.
-    void ReassemblyTimer(uint32_t source);
+    /// A packet was reassembled: forward it to its host port.
+    void Reassembled(const CellReassembler::Output& out);
+    /// A packet was given up at reassembly.
+    void ReassemblyTimedOut(const CellReassembler::Output& lost);
+    /// A data cell was discarded at reassembly.
+    void CellDiscarded(const FabricCell& cell, CellReassembler::Discard reason);
     /// A fabric link changed state.
     void LinkChanged();
     /// Egress queue bytes of a host port.
@@ -248,14 +259,11 @@ class ScheduledLeafSwitch : public Object
     Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
     std::unique_ptr<VoqCreditRequester> m_requester; //!< credit requests of the VOQs
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
-    std::unique_ptr<CellReassembler> m_reassembler;  //!< egress reassembly
+    std::unique_ptr<EgressReassembly> m_egress;      //!< egress reassembly
     std::vector<EventId> m_reachEvents;              //!< reachability updates still due
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
     std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf
-    std::vector<EventId> m_timers;                   //!< reassembly timer per source
-    std::vector<CellReassembler::Output> m_out;      //!< scratch: released packets
-    std::vector<CellReassembler::Output> m_dropped;  //!< scratch: timed-out packets
     Ptr<UniformRandomVariable> m_rng;                //!< random spraying, request jitter
     bool m_draining{false};                          //!< Drain in progress
     Counters m_counters;                             //!< counters
@@ -265,6 +273,7 @@ class ScheduledLeafSwitch : public Object
     TracedCallback<uint32_t, Ptr<const Packet>> m_dropTrace;           //!< packet dropped at leaf
     TracedCallback<uint32_t, Ptr<const Packet>> m_reassemblyDoneTrace; //!< reassembled
     TracedCallback<uint32_t, Ptr<const Packet>> m_reassemblyTimeoutTrace; //!< given up
+    TracedCallback<const FabricCell&, uint32_t> m_cellDiscardTrace;       //!< cell thrown away
 };
 
 } // namespace ns3

@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_EGRESS_REASSEMBLY_H
+#define AI_FABRIC_EGRESS_REASSEMBLY_H
+
+#include "cell-reassembler.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief The egress side of a scheduled-fabric leaf: reassembles the cells that
+ * arrive from the fabric (a CellReassembler per leaf) and runs its timeouts, one
+ * timer per source leaf.
+ *
+ * Released packets, packets given up at the timeout and discarded cells are
+ * handed to the owner's callbacks, which forward, count and trace them.
+ */
+class EgressReassembly
+{
+  public:
+    /// A packet released or given up.
+    typedef Callback<void, const CellReassembler::Output&> OutputCallback;
+    /// A cell discarded on arrival: (cell, reason).
+    typedef Callback<void, const FabricCell&, CellReassembler::Discard> DiscardCallback;
+
+    /**
+     * \param sources source leaves
+     * \param window reorder window per source, packets
+     * \param timeout reassembly timeout
+     * \param released called for each packet released in order
+     * \param timedOut called for each packet given up
+     * \param discarded called for each cell discarded
+     */
+    EgressReassembly(uint32_t sources,
+                     uint32_t window,
+                     Time timeout,
+                     OutputCallback released,
+                     OutputCallback timedOut,
+                     DiscardCallback discarded);
+    ~EgressReassembly();
+
+    /// \param cell a data cell from the fabric
+    void Receive(const FabricCell& cell);
+
+    /// Cancel the timers (the owner is being disposed).
+    void Cancel();
+
+    /// \return the reassembly state and counters
+    const CellReassembler& GetReassembler() const;
+
+  private:
+    /// Hand released and given-up packets to the owner.
+    void Flush();
+    /// Arm the timer of a source if it has a head waiting.
+    void ArmTimer(uint32_t source);
+    /// The timer of a source fired.
+    void Timer(uint32_t source);
+
+    CellReassembler m_reassembler;               //!< the reorder buffers
+    Time m_timeout;                              //!< ReassemblyTimeout
+    std::vector<EventId> m_timers;               //!< per source
+    std::vector<CellReassembler::Output> m_out;  //!< scratch: released
+    std::vector<CellReassembler::Output> m_lost; //!< scratch: given up
+    OutputCallback m_released;                   //!< to the owner
+    OutputCallback m_timedOut;                   //!< to the owner
+    DiscardCallback m_discarded;                 //!< to the owner
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_EGRESS_REASSEMBLY_H */
