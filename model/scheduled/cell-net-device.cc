@@ -214,6 +214,21 @@ CellNetDevice::HasRoomFor(uint32_t wireBytes) const
     return m_queueLimit == 0 || GetBacklogBytes() + wireBytes <= m_queueLimit;
 }
 
+Time
+CellNetDevice::GetTimeUntilBacklog(uint64_t bytes) const
+{
+    const __int128 nowFs = NowInFemtoSeconds();
+    const __int128 drainFs =
+        (static_cast<__int128>(bytes) * 8 * FEMTOSECONDS_PER_SECOND) / m_rate.GetBitRate();
+    const __int128 waitFs = m_busyUntilFs - drainFs - nowFs;
+    if (waitFs <= 0)
+    {
+        return Time(0);
+    }
+    const int64_t stepFs = TimeStep(1).GetFemtoSeconds();
+    return TimeStep(static_cast<int64_t>((waitFs + stepFs - 1) / stepFs));
+}
+
 DataRate
 CellNetDevice::GetDataRate() const
 {

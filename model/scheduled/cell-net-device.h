@@ -87,6 +87,12 @@ class CellNetDevice : public NetDevice
     uint64_t GetQueueLimit() const;
     /// \param wireBytes a cell's size \return true if the cell fits under the queue limit
     bool HasRoomFor(uint32_t wireBytes) const;
+    /**
+     * \param bytes a backlog
+     * \return how long until the backlog is at most that (zero if it is now),
+     *         rounded up to the simulator's resolution
+     */
+    Time GetTimeUntilBacklog(uint64_t bytes) const;
 
     /// \return the link rate
     DataRate GetDataRate() const;

@@ -6,6 +6,7 @@
 
 #include "cell-net-device.h"
 #include "cell-spine-switch.h"
+#include "cell-transmitter.h"
 #include "credit-scheduler.h"
 #include "egress-reassembly.h"
 #include "round-robin-spray.h"
@@ -81,6 +82,15 @@ ScheduledLeafSwitch::GetTypeId()
                           TypeIdValue(RoundRobinSpray::GetTypeId()),
                           MakeTypeIdAccessor(&ScheduledLeafSwitch::m_sprayPolicyType),
                           MakeTypeIdChecker())
+            // Assumption: a fabric port's transmit FIFO holds a few tens of cells;
+            // the backlog beyond stays in the VOQs.
+            .AddAttribute("FabricPortQueueLimit",
+                          "Bytes of cells a fabric port may queue; a packet's cells wait "
+                          "for room, and the VOQs towards a leaf wait while no usable port "
+                          "towards it has room (at least two full cells)",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_fabricPortQueueLimit),
+                          MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("ReassemblyTimeout",
                           "Time a packet may wait incomplete at the head of its source's "
                           "reorder buffer before it is dropped",
@@ -205,6 +215,10 @@ ScheduledLeafSwitch::DoDispose()
     {
         m_requester->Cancel();
     }
+    if (m_tx)
+    {
+        m_tx->Cancel();
+    }
     for (auto& e : m_reachEvents)
     {
         e.Cancel();
@@ -239,6 +253,10 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
         m_cellPayload = m_cellSize - m_cellHeader;
     }
     NS_ABORT_MSG_IF(m_cellPayload < 1, "CellPayload must be at least 1 byte, got CellPayload=0");
+    NS_ABORT_MSG_IF(m_fabricPortQueueLimit < 2 * uint64_t{m_cellPayload + m_cellHeader},
+                    "FabricPortQueueLimit=" << m_fabricPortQueueLimit
+                                            << " must hold at least two full cells (2 x "
+                                            << m_cellPayload + m_cellHeader << " B)");
     NS_ABORT_MSG_IF(cluster.leaves > std::numeric_limits<uint16_t>::max() ||
                         cluster.hostsPerLeaf > std::numeric_limits<uint16_t>::max(),
                     "ScheduledLeafSwitch: at most 65535 leaves and host ports per leaf");
@@ -275,8 +293,6 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                                                             m_creditTimeout},
                                              m_rng,
                                              MakeCallback(&ScheduledLeafSwitch::SendRequest, this));
-    m_nextPacketId.assign(m_leaves, 0);
-    m_spray.assign(m_leaves, std::vector<uint32_t>());
     ObjectFactory sprayFactory;
     sprayFactory.SetTypeId(m_sprayPolicyType);
     m_sprayPolicy = sprayFactory.Create<SprayPolicy>();
@@ -284,6 +300,15 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                          m_leaves,
                          index,
                          std::max(m_cellPayload + m_cellHeader, m_controlCellBytes));
+    m_tx = std::make_unique<CellTransmitter>(&m_fabric,
+                                             m_sprayPolicy,
+                                             *m_segmenter,
+                                             m_leaves,
+                                             index,
+                                             MakeCallback(&ScheduledLeafSwitch::LeafReady, this));
+    // The VOQs towards one egress leaf form a group: they wait while the fabric
+    // ports have no room for that leaf.
+    m_voq->SetGroups(m_portsPerLeaf * m_nTcs, MakeCallback(&ScheduledLeafSwitch::CanSendTo, this));
 }
 
 void
@@ -323,6 +348,7 @@ ScheduledLeafSwitch::AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitc
     m_fabric.push_back(device);
     m_fabricSpine.push_back(spine);
     device->SetPortIndex(port);
+    device->SetQueueLimit(m_fabricPortQueueLimit);
     device->SetCellReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveCell, this));
     device->AddLinkChangeCallback(MakeCallback(&ScheduledLeafSwitch::LinkChanged, this));
     spine->AddReachabilityCallback(MakeCallback(&ScheduledLeafSwitch::UpdateReachability, this));
@@ -336,22 +362,35 @@ ScheduledLeafSwitch::UpdateReachability()
         m_requester->ArmWatchdog(); // a spine's reach changed: control cells may have been lost
     }
     m_sprayPolicy->Reset();
+    std::vector<uint32_t> links;
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
     {
-        std::vector<uint32_t>& list = m_spray[leaf];
-        list.clear();
-        if (leaf == m_index)
+        links.clear();
+        if (leaf != m_index) // local traffic never uses the fabric
         {
-            continue; // local traffic never uses the fabric
-        }
-        for (uint32_t port = 0; port < m_fabric.size(); ++port)
-        {
-            if (m_fabric[port]->IsLinkUp() && m_fabricSpine[port]->CanReach(leaf))
+            for (uint32_t port = 0; port < m_fabric.size(); ++port)
             {
-                list.push_back(port);
+                if (m_fabric[port]->IsLinkUp() && m_fabricSpine[port]->CanReach(leaf))
+                {
+                    links.push_back(port);
+                }
             }
         }
+        m_tx->SetLinks(leaf, links);
     }
+}
+
+bool
+ScheduledLeafSwitch::CanSendTo(uint32_t dstLeaf)
+{
+    return dstLeaf == m_index || m_tx->IsReady(dstLeaf);
+}
+
+void
+ScheduledLeafSwitch::LeafReady(uint32_t dstLeaf)
+{
+    m_voq->NotifyGroupReady(dstLeaf);
+    Drain();
 }
 
 void
@@ -519,55 +558,19 @@ ScheduledLeafSwitch::Drain()
         }
         else
         {
-            SegmentAndSpray(item->GetPacket(), dstLeaf, dstPort, tc);
+            m_tx->Send(item->GetPacket(), dstLeaf, dstPort, tc);
         }
     }
     m_draining = false;
 }
 
 void
-ScheduledLeafSwitch::SegmentAndSpray(Ptr<Packet> packet,
-                                     uint32_t dstLeaf,
-                                     uint32_t dstPort,
-                                     uint8_t tc)
-{
-    const uint32_t size = packet->GetSize();
-    const uint32_t count = m_segmenter->GetCellCount(size);
-    NS_ABORT_MSG_IF(count > std::numeric_limits<uint16_t>::max(),
-                    "ScheduledLeafSwitch: a " << size << "-byte packet needs " << count
-                                              << " cells of CellPayload=" << m_cellPayload
-                                              << " (at most 65535)");
-    FabricCell cell;
-    cell.type = FabricCell::DATA;
-    cell.tc = tc;
-    cell.srcLeaf = static_cast<uint16_t>(m_index);
-    cell.dstLeaf = static_cast<uint16_t>(dstLeaf);
-    cell.dstPort = static_cast<uint16_t>(dstPort);
-    cell.cellCount = static_cast<uint16_t>(count);
-    cell.packetId = m_nextPacketId[dstLeaf]++;
-    cell.packet = packet;
-    for (uint32_t i = 0; i < count; ++i)
-    {
-        cell.cellIndex = static_cast<uint16_t>(i);
-        cell.offset = m_segmenter->GetCellOffset(size, i);
-        cell.payload = m_segmenter->GetCellPayload(size, i);
-        cell.wireBytes = m_segmenter->GetCellWireBytes(size, i);
-        m_counters.dataCellsSent++;
-        SendToFabric(cell);
-    }
-}
-
-void
 ScheduledLeafSwitch::SendToFabric(const FabricCell& cell)
 {
-    const std::vector<uint32_t>& links = m_spray[cell.dstLeaf];
-    if (links.empty())
+    if (!m_tx->SendControl(cell))
     {
         m_counters.cellsNoPath++;
-        return;
     }
-    const uint32_t pick = m_sprayPolicy->Pick(cell.dstLeaf, links, cell.wireBytes);
-    m_fabric[pick]->SendCell(cell);
 }
 
 void
@@ -657,6 +660,10 @@ ScheduledLeafSwitch::GetCounters() const
     c.requestsSent = m_requester->GetRequestsSent();
     c.grantsReceived = m_requester->GetGrantsReceived();
     c.requestRefreshes = m_requester->GetRefreshes();
+    c.dataCellsSent = m_tx->GetDataCellsSent();
+    c.transmitPendingPackets = m_tx->GetPendingPackets();
+    c.transmitPendingBytes = m_tx->GetPendingBytes();
+    c.transmitStalls = m_tx->GetStalls();
     const CellReassembler& r = m_egress->GetReassembler();
     const auto beyond = r.GetDiscards(CellReassembler::BEYOND_WINDOW);
     const auto late = r.GetDiscards(CellReassembler::LATE);

@@ -25,6 +25,7 @@ namespace ns3
 {
 
 class CellSpineSwitch;
+class CellTransmitter;
 class CreditScheduler;
 class SprayPolicy;
 class CellNetDevice;
@@ -102,7 +103,10 @@ class ScheduledLeafSwitch : public Object
         uint64_t dataCellsSent{0};          //!< data cells sprayed
         uint64_t requestsSent{0};           //!< credit requests sent (fabric or local)
         uint64_t grantsReceived{0};         //!< grants received
-        uint64_t cellsNoPath{0};            //!< cells with no link to their leaf (dropped)
+        uint64_t cellsNoPath{0};            //!< control cells with no link to their leaf (dropped)
+        uint64_t transmitPendingPackets{0}; //!< packets partly sent, waiting for room
+        uint64_t transmitPendingBytes{0};   //!< their bytes not yet sent
+        uint64_t transmitStalls{0};         //!< times a packet waited for room
         uint64_t requestRefreshes{0};       //!< requests repeated by the credit watchdog
     };
 
@@ -201,10 +205,12 @@ class ScheduledLeafSwitch : public Object
     void HandleGrant(uint32_t voq, uint64_t cumulative);
     /// Dequeue everything that has credit and send it.
     void Drain();
-    /// Cut a packet into cells and spray them.
-    void SegmentAndSpray(Ptr<Packet> packet, uint32_t dstLeaf, uint32_t dstPort, uint8_t tc);
-    /// Put a cell on a fabric link towards its leaf.
+    /// Put a control cell on a fabric link towards its leaf.
     void SendToFabric(const FabricCell& cell);
+    /// \param dstLeaf a leaf \return true if packets for it may leave the VOQs now
+    bool CanSendTo(uint32_t dstLeaf);
+    /// The fabric ports have room for a leaf again.
+    void LeafReady(uint32_t dstLeaf);
     /// Send a packet on a host port.
     void ForwardToHost(uint32_t port, Ptr<Packet> packet);
     /// Scheduler of a local port granted credit to a source.
@@ -223,23 +229,24 @@ class ScheduledLeafSwitch : public Object
     void Pfc(uint32_t port, uint8_t tc, bool pause);
 
     // Attributes
-    uint32_t m_cellPayload;        //!< CellPayload
-    uint32_t m_cellHeader;         //!< CellHeader
-    uint32_t m_cellSize;           //!< CellSize
-    bool m_variableLastCell;       //!< VariableLastCell
-    uint32_t m_controlCellBytes;   //!< ControlCellSize
-    TypeId m_sprayPolicyType;      //!< SprayPolicy
-    Time m_reassemblyTimeout;      //!< ReassemblyTimeout
-    uint32_t m_reorderWindow;      //!< ReorderWindow
-    Time m_detectionDelay;         //!< LinkDetectionDelay
-    Time m_pfcRefresh;             //!< PfcRefresh
-    uint32_t m_grantBatch;         //!< GrantBatch
-    Time m_creditTimeout;          //!< CreditTimeout
-    Time m_requestJitter;          //!< RequestJitter
-    Time m_requestInterval;        //!< RequestInterval
-    uint32_t m_requestQuantum;     //!< RequestQuantum
-    uint32_t m_nTcs;               //!< NumTrafficClasses
-    UnroutableAction m_unroutable; //!< UnroutableAction
+    uint32_t m_cellPayload;          //!< CellPayload
+    uint32_t m_cellHeader;           //!< CellHeader
+    uint32_t m_cellSize;             //!< CellSize
+    bool m_variableLastCell;         //!< VariableLastCell
+    uint32_t m_controlCellBytes;     //!< ControlCellSize
+    TypeId m_sprayPolicyType;        //!< SprayPolicy
+    Time m_reassemblyTimeout;        //!< ReassemblyTimeout
+    uint32_t m_reorderWindow;        //!< ReorderWindow
+    uint64_t m_fabricPortQueueLimit; //!< FabricPortQueueLimit
+    Time m_detectionDelay;           //!< LinkDetectionDelay
+    Time m_pfcRefresh;               //!< PfcRefresh
+    uint32_t m_grantBatch;           //!< GrantBatch
+    Time m_creditTimeout;            //!< CreditTimeout
+    Time m_requestJitter;            //!< RequestJitter
+    Time m_requestInterval;          //!< RequestInterval
+    uint32_t m_requestQuantum;       //!< RequestQuantum
+    uint32_t m_nTcs;                 //!< NumTrafficClasses
+    UnroutableAction m_unroutable;   //!< UnroutableAction
 
     // Layout
     uint32_t m_index{0};                             //!< this leaf
@@ -254,8 +261,8 @@ class ScheduledLeafSwitch : public Object
     std::vector<Ptr<CreditScheduler>> m_schedulers;  //!< per host port
     std::vector<Ptr<CellNetDevice>> m_fabric;        //!< fabric ports
     std::vector<Ptr<CellSpineSwitch>> m_fabricSpine; //!< spine behind each fabric port
-    std::vector<std::vector<uint32_t>> m_spray;      //!< usable fabric ports per dst leaf
-    Ptr<SprayPolicy> m_sprayPolicy;                  //!< spreads cells over m_spray's links
+    Ptr<SprayPolicy> m_sprayPolicy;                  //!< spreads cells over the usable links
+    std::unique_ptr<CellTransmitter> m_tx;           //!< cells onto the fabric ports
     Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
     std::unique_ptr<VoqCreditRequester> m_requester; //!< credit requests of the VOQs
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
@@ -263,7 +270,6 @@ class ScheduledLeafSwitch : public Object
     std::vector<EventId> m_reachEvents;              //!< reachability updates still due
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
     std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
-    std::vector<uint32_t> m_nextPacketId;            //!< per dst leaf
     Ptr<UniformRandomVariable> m_rng;                //!< random spraying, request jitter
     bool m_draining{false};                          //!< Drain in progress
     Counters m_counters;                             //!< counters

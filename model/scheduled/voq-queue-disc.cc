@@ -422,11 +422,19 @@ VoqQueueDisc::DoDequeue()
         const uint32_t voq = m_eligible.front();
         m_eligible.pop_front();
         Voq& q = m_voqs[voq];
-        q.eligible = false;
         if (q.packets == 0 || !HasCredit(q))
         {
+            q.eligible = false;
             continue;
         }
+        if (m_groupSize != 0 && !m_groupReady(voq / m_groupSize))
+        {
+            NS_LOG_LOGIC("VOQ " << voq << " set aside: group " << voq / m_groupSize
+                                << " cannot send");
+            m_parked[voq / m_groupSize].push_back(voq);
+            continue;
+        }
+        q.eligible = false;
         const uint32_t node = q.head;
         Ptr<QueueDiscItem> item = m_store->Take(m_nodes[node].pos);
         const uint32_t port = m_nodes[node].port;
@@ -476,6 +484,27 @@ void
 VoqQueueDisc::SetPfcCallback(PfcCallback cb)
 {
     m_pfc = cb;
+}
+
+void
+VoqQueueDisc::SetGroups(uint32_t voqsPerGroup, GroupReadyCallback ready)
+{
+    NS_ABORT_MSG_IF(voqsPerGroup == 0, "VoqQueueDisc: a group holds at least one VOQ");
+    m_groupSize = voqsPerGroup;
+    m_groupReady = ready;
+    m_parked.assign((m_nVoqs + voqsPerGroup - 1) / voqsPerGroup, std::vector<uint32_t>());
+}
+
+void
+VoqQueueDisc::NotifyGroupReady(uint32_t group)
+{
+    NS_LOG_FUNCTION(this << group);
+    std::vector<uint32_t>& parked = m_parked.at(group);
+    for (uint32_t voq : parked)
+    {
+        m_eligible.push_back(voq); // still marked eligible
+    }
+    parked.clear();
 }
 
 uint32_t

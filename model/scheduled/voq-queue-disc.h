@@ -55,6 +55,8 @@ class VoqQueueDisc : public QueueDisc
 
     /// Pause (true) or resume (false) an ingress port for a traffic class.
     typedef Callback<void, uint32_t, uint8_t, bool> PfcCallback;
+    /// May the VOQs of a group (e.g. those towards one egress leaf) send now?
+    typedef Callback<bool, uint32_t> GroupReadyCallback;
 
     /**
      * \brief Get the type ID.
@@ -81,6 +83,18 @@ class VoqQueueDisc : public QueueDisc
 
     /// \param cb called to pause or resume an ingress port for a traffic class
     void SetPfcCallback(PfcCallback cb);
+
+    /**
+     * Group the VOQs (VOQ v is in group v / voqsPerGroup) and gate each group: a
+     * VOQ whose group is not ready is set aside, keeping its place among the
+     * eligible, until NotifyGroupReady.
+     * \param voqsPerGroup VOQs per group
+     * \param ready asked before a VOQ of a group sends
+     */
+    void SetGroups(uint32_t voqsPerGroup, GroupReadyCallback ready);
+
+    /// \param group a group that can send again: its set-aside VOQs compete again
+    void NotifyGroupReady(uint32_t group);
 
     /// \return number of VOQs
     uint32_t GetNVoqs() const;
@@ -159,33 +173,36 @@ class VoqQueueDisc : public QueueDisc
     /// Re-evaluate every paused ingress port and class (a shared limit eased).
     void RecheckPaused();
 
-    Ptr<VoqStore> m_store;               //!< the single internal queue
-    std::vector<Voq> m_voqs;             //!< VOQs
-    std::vector<Node> m_nodes;           //!< node pool of all VOQs
-    uint32_t m_freeNodes{NONE};          //!< free list of the pool
-    std::deque<uint32_t> m_eligible;     //!< VOQs that may send, round robin
-    std::vector<uint64_t> m_portTcBytes; //!< bytes per (ingress port, tc)
-    std::vector<bool> m_paused;          //!< PFC state per (ingress port, tc)
-    std::vector<uint32_t> m_pauseVoq;    //!< per (port, tc): VOQ over VoqLimit that paused it
-    uint32_t m_pausedCount{0};           //!< (port, tc)s paused now
-    uint32_t m_nVoqs;                    //!< attribute NumVoqs
-    uint32_t m_nPorts{1};                //!< ingress ports
-    uint32_t m_nTcs{8};                  //!< traffic classes
-    uint64_t m_voqLimit;                 //!< attribute VoqLimit
-    uint64_t m_bufferSize;               //!< attribute BufferSize
-    uint64_t m_pfcXoff;                  //!< attribute PfcXoff
-    uint64_t m_pfcHeadroom;              //!< attribute PfcHeadroom
-    uint64_t m_pfcHysteresis;            //!< attribute PfcHysteresis
-    BufferFullAction m_action;           //!< attribute BufferFullAction
-    bool m_wholePacketCredit;            //!< attribute WholePacketCredit
-    bool m_gated;                        //!< attribute CreditGated
-    bool m_layoutSet{false};             //!< SetLayout was called (by a credit source)
-    uint64_t m_used{0};                  //!< shared buffer occupancy
-    uint64_t m_highWater{0};             //!< its maximum
-    uint64_t m_droppedPackets{0};        //!< counter
-    uint64_t m_droppedBytes{0};          //!< counter
-    uint64_t m_pauses{0};                //!< counter
-    PfcCallback m_pfc;                   //!< owner's PFC hook
+    Ptr<VoqStore> m_store;                       //!< the single internal queue
+    std::vector<Voq> m_voqs;                     //!< VOQs
+    std::vector<Node> m_nodes;                   //!< node pool of all VOQs
+    uint32_t m_freeNodes{NONE};                  //!< free list of the pool
+    std::deque<uint32_t> m_eligible;             //!< VOQs that may send, round robin
+    uint32_t m_groupSize{0};                     //!< VOQs per group (0: no groups)
+    GroupReadyCallback m_groupReady;             //!< owner's gate
+    std::vector<std::vector<uint32_t>> m_parked; //!< per group: eligible VOQs set aside
+    std::vector<uint64_t> m_portTcBytes;         //!< bytes per (ingress port, tc)
+    std::vector<bool> m_paused;                  //!< PFC state per (ingress port, tc)
+    std::vector<uint32_t> m_pauseVoq; //!< per (port, tc): VOQ over VoqLimit that paused it
+    uint32_t m_pausedCount{0};        //!< (port, tc)s paused now
+    uint32_t m_nVoqs;                 //!< attribute NumVoqs
+    uint32_t m_nPorts{1};             //!< ingress ports
+    uint32_t m_nTcs{8};               //!< traffic classes
+    uint64_t m_voqLimit;              //!< attribute VoqLimit
+    uint64_t m_bufferSize;            //!< attribute BufferSize
+    uint64_t m_pfcXoff;               //!< attribute PfcXoff
+    uint64_t m_pfcHeadroom;           //!< attribute PfcHeadroom
+    uint64_t m_pfcHysteresis;         //!< attribute PfcHysteresis
+    BufferFullAction m_action;        //!< attribute BufferFullAction
+    bool m_wholePacketCredit;         //!< attribute WholePacketCredit
+    bool m_gated;                     //!< attribute CreditGated
+    bool m_layoutSet{false};          //!< SetLayout was called (by a credit source)
+    uint64_t m_used{0};               //!< shared buffer occupancy
+    uint64_t m_highWater{0};          //!< its maximum
+    uint64_t m_droppedPackets{0};     //!< counter
+    uint64_t m_droppedBytes{0};       //!< counter
+    uint64_t m_pauses{0};             //!< counter
+    PfcCallback m_pfc;                //!< owner's PFC hook
     TracedCallback<uint32_t, uint32_t> m_voqEnqueueTrace; //!< (voq, bytes)
     TracedCallback<uint32_t, uint32_t> m_voqDequeueTrace; //!< (voq, bytes)
     TracedCallback<uint32_t, uint32_t> m_voqDropTrace;    //!< (voq, bytes)

@@ -1,0 +1,327 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "cell-transmitter.h"
+
+#include "cell-net-device.h"
+#include "spray-policy.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CellTransmitter");
+
+CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
+                                 Ptr<SprayPolicy> policy,
+                                 const CellSegmenter& segmenter,
+                                 uint32_t leaves,
+                                 uint32_t leafIndex,
+                                 ReadyCallback ready)
+    : m_ports(ports),
+      m_policy(policy),
+      m_segmenter(segmenter),
+      m_leafIndex(leafIndex),
+      m_ready(ready),
+      m_links(leaves),
+      m_pending(leaves),
+      m_nextPacketId(leaves, 0),
+      m_wakeupAt(Time::Max())
+{
+}
+
+CellTransmitter::~CellTransmitter()
+{
+    Cancel();
+}
+
+void
+CellTransmitter::Cancel()
+{
+    m_wakeup.Cancel();
+    m_wakeupAt = Time::Max();
+}
+
+void
+CellTransmitter::SetLinks(uint32_t dstLeaf, const std::vector<uint32_t>& links)
+{
+    m_links[dstLeaf] = links;
+    if (m_pending[dstLeaf].waiting && !links.empty())
+    {
+        // Links towards a leaf that had none: look again now.
+        m_wakeup.Cancel();
+        m_wakeupAt = Simulator::Now();
+        m_wakeup = Simulator::ScheduleNow(&CellTransmitter::Wakeup, this);
+    }
+}
+
+bool
+CellTransmitter::HasRoom(uint32_t dstLeaf) const
+{
+    const uint32_t full = m_segmenter.GetCellPayload() + m_segmenter.GetCellHeader();
+    for (uint32_t port : m_links[dstLeaf])
+    {
+        if ((*m_ports)[port]->HasRoomFor(full))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+CellTransmitter::IsReady(uint32_t dstLeaf)
+{
+    const Pending& p = m_pending[dstLeaf];
+    if (p.waiting)
+    {
+        return false;
+    }
+    if (!p.active && HasRoom(dstLeaf))
+    {
+        return true;
+    }
+    NS_LOG_LOGIC("leaf " << m_leafIndex << ": no room towards leaf " << dstLeaf);
+    Wait(dstLeaf);
+    return false;
+}
+
+void
+CellTransmitter::Send(Ptr<Packet> packet, uint32_t dstLeaf, uint32_t dstPort, uint8_t tc)
+{
+    Pending& p = m_pending[dstLeaf];
+    NS_ASSERT_MSG(!p.active, "a packet towards leaf " << dstLeaf << " is still being sent");
+    const uint32_t size = packet->GetSize();
+    const uint32_t count = m_segmenter.GetCellCount(size);
+    NS_ABORT_MSG_IF(count > std::numeric_limits<uint16_t>::max(),
+                    "ScheduledLeafSwitch: a "
+                        << size << "-byte packet needs " << count << " cells of CellPayload="
+                        << m_segmenter.GetCellPayload() << " (at most 65535)");
+    p.cell = FabricCell();
+    p.cell.type = FabricCell::DATA;
+    p.cell.tc = tc;
+    p.cell.srcLeaf = static_cast<uint16_t>(m_leafIndex);
+    p.cell.dstLeaf = static_cast<uint16_t>(dstLeaf);
+    p.cell.dstPort = static_cast<uint16_t>(dstPort);
+    p.cell.cellCount = static_cast<uint16_t>(count);
+    p.cell.packetId = m_nextPacketId[dstLeaf]++;
+    p.cell.packet = packet;
+    p.size = size;
+    p.active = true;
+    m_pendingPackets++;
+    m_pendingBytes += size;
+    if (!Continue(dstLeaf))
+    {
+        NS_LOG_LOGIC("leaf " << m_leafIndex << ": packet " << p.cell.packetId << " to leaf "
+                             << dstLeaf << " waits for room after " << p.cell.cellIndex << " of "
+                             << count << " cells");
+        m_stalls++;
+        Wait(dstLeaf);
+    }
+}
+
+bool
+CellTransmitter::Continue(uint32_t dstLeaf)
+{
+    Pending& p = m_pending[dstLeaf];
+    const std::vector<uint32_t>& links = m_links[dstLeaf];
+    FabricCell& cell = p.cell;
+    while (cell.cellIndex < cell.cellCount)
+    {
+        if (links.empty())
+        {
+            return false;
+        }
+        const uint32_t i = cell.cellIndex;
+        cell.offset = m_segmenter.GetCellOffset(p.size, i);
+        cell.payload = m_segmenter.GetCellPayload(p.size, i);
+        cell.wireBytes = m_segmenter.GetCellWireBytes(p.size, i);
+        const uint32_t port = m_policy->Pick(dstLeaf, links, cell.wireBytes);
+        if (port == SprayPolicy::NO_PORT)
+        {
+            return false;
+        }
+        (*m_ports)[port]->SendCell(cell);
+        m_dataCells++;
+        m_pendingBytes -= cell.payload;
+        cell.cellIndex++;
+    }
+    p.active = false;
+    p.cell.packet = nullptr;
+    m_pendingPackets--;
+    m_packets++;
+    return true;
+}
+
+bool
+CellTransmitter::SendControl(const FabricCell& cell)
+{
+    const std::vector<uint32_t>& links = m_links[cell.dstLeaf];
+    if (links.empty())
+    {
+        return false;
+    }
+    uint32_t port = m_policy->Pick(cell.dstLeaf, links, cell.wireBytes);
+    if (port == SprayPolicy::NO_PORT)
+    {
+        // Control cells are never held back: the least loaded link takes it.
+        uint64_t best = std::numeric_limits<uint64_t>::max();
+        for (uint32_t candidate : links)
+        {
+            const uint64_t backlog = (*m_ports)[candidate]->GetBacklogBytes();
+            if (backlog < best)
+            {
+                best = backlog;
+                port = candidate;
+            }
+        }
+    }
+    (*m_ports)[port]->SendCell(cell);
+    return true;
+}
+
+Time
+CellTransmitter::WakeDelay(uint32_t dstLeaf) const
+{
+    Time earliest = Time::Max();
+    const uint32_t full = m_segmenter.GetCellPayload() + m_segmenter.GetCellHeader();
+    for (uint32_t port : m_links[dstLeaf])
+    {
+        const Ptr<CellNetDevice>& dev = (*m_ports)[port];
+        const uint64_t limit = dev->GetQueueLimit();
+        // Wake when half the queue is free (at least a cell), so cells go out
+        // in batches.
+        const uint64_t level =
+            limit - std::min<uint64_t>(limit, std::max<uint64_t>(limit / 2, full));
+        earliest = std::min(earliest, dev->GetTimeUntilBacklog(level));
+    }
+    return earliest;
+}
+
+void
+CellTransmitter::Wait(uint32_t dstLeaf)
+{
+    Pending& p = m_pending[dstLeaf];
+    if (p.waiting)
+    {
+        return;
+    }
+    p.waiting = true;
+    m_waiting.push_back(dstLeaf);
+    const Time delay = WakeDelay(dstLeaf);
+    if (delay == Time::Max())
+    {
+        return; // no usable link: SetLinks looks again
+    }
+    const Time at = Simulator::Now() + delay;
+    if (at < m_wakeupAt)
+    {
+        m_wakeup.Cancel();
+        m_wakeupAt = at;
+        m_wakeup = Simulator::Schedule(delay, &CellTransmitter::Wakeup, this);
+    }
+}
+
+void
+CellTransmitter::ScheduleWakeup()
+{
+    Time earliest = Time::Max();
+    for (uint32_t leaf : m_waiting)
+    {
+        earliest = std::min(earliest, WakeDelay(leaf));
+    }
+    if (earliest == Time::Max())
+    {
+        return;
+    }
+    m_wakeupAt = Simulator::Now() + earliest;
+    m_wakeup = Simulator::Schedule(earliest, &CellTransmitter::Wakeup, this);
+}
+
+void
+CellTransmitter::Wakeup()
+{
+    NS_LOG_FUNCTION(this << m_waiting.size());
+    m_wakeups++;
+    m_wakeupAt = Time::Max();
+    std::vector<uint32_t> waiting;
+    waiting.swap(m_waiting);
+    std::vector<uint32_t> ready;
+    for (uint32_t leaf : waiting)
+    {
+        Pending& p = m_pending[leaf];
+        p.waiting = false;
+        if (p.active && !Continue(leaf))
+        {
+            Wait(leaf);
+        }
+        else if (!HasRoom(leaf))
+        {
+            Wait(leaf);
+        }
+        else
+        {
+            ready.push_back(leaf);
+        }
+    }
+    if (m_waiting.size() > 0 && !m_wakeup.IsRunning())
+    {
+        ScheduleWakeup();
+    }
+    for (uint32_t leaf : ready)
+    {
+        NS_LOG_LOGIC("leaf " << m_leafIndex << ": room towards leaf " << leaf << " again");
+        m_ready(leaf);
+    }
+}
+
+uint64_t
+CellTransmitter::GetDataCellsSent() const
+{
+    return m_dataCells;
+}
+
+uint64_t
+CellTransmitter::GetPendingPackets() const
+{
+    return m_pendingPackets;
+}
+
+uint64_t
+CellTransmitter::GetPendingBytes() const
+{
+    return m_pendingBytes;
+}
+
+uint64_t
+CellTransmitter::GetPacketsSent() const
+{
+    return m_packets;
+}
+
+uint32_t
+CellTransmitter::GetPacketsNumbered(uint32_t dstLeaf) const
+{
+    return m_nextPacketId.at(dstLeaf);
+}
+
+uint64_t
+CellTransmitter::GetStalls() const
+{
+    return m_stalls;
+}
+
+uint64_t
+CellTransmitter::GetWakeups() const
+{
+    return m_wakeups;
+}
+
+} // namespace ns3

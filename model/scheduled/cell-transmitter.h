@@ -1,0 +1,160 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_CELL_TRANSMITTER_H
+#define AI_FABRIC_CELL_TRANSMITTER_H
+
+#include "cell-segmenter.h"
+#include "fabric-cell.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class CellNetDevice;
+class SprayPolicy;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The fabric transmit stage of an ingress leaf: cuts packets into cells and
+ * sprays them over the usable links towards their leaf, never above a fabric
+ * port's queue limit.
+ *
+ * Each fabric port queues at most its limit (CellNetDevice::SetQueueLimit) of data
+ * cells. A packet whose cells do not all fit waits, partly sent, for room; while
+ * it waits (or while no usable link towards its leaf has room), that leaf is *not
+ * ready*: the leaf's VOQs for it stay where they are, so the backlog stays in the
+ * VOQs at the ingress and never grows in the fabric. One wake-up event serves
+ * every waiting leaf: it fires when the first link one of them waits on has
+ * drained to half its limit, so cells are added in batches, not one event per
+ * cell. Control cells (credit requests and grants) are always sent: on a link with
+ * room if one has, else on the least loaded usable link.
+ */
+class CellTransmitter
+{
+  public:
+    /// A leaf that was not ready is ready again.
+    typedef Callback<void, uint32_t> ReadyCallback;
+
+    /**
+     * \param ports the leaf's fabric ports (the vector must outlive this object)
+     * \param policy chooses a link per cell
+     * \param segmenter cell arithmetic
+     * \param leaves leaves in the fabric
+     * \param leafIndex the sending leaf
+     * \param ready called when a waiting leaf can take packets again
+     */
+    CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
+                    Ptr<SprayPolicy> policy,
+                    const CellSegmenter& segmenter,
+                    uint32_t leaves,
+                    uint32_t leafIndex,
+                    ReadyCallback ready);
+    ~CellTransmitter();
+
+    /**
+     * Set the usable links towards a leaf.
+     * \param dstLeaf the leaf
+     * \param links usable fabric ports towards it (possibly none)
+     */
+    void SetLinks(uint32_t dstLeaf, const std::vector<uint32_t>& links);
+
+    /**
+     * \param dstLeaf a leaf
+     * \return true if a packet for it can start now; if not, the leaf is waited
+     *         for and ReadyCallback reports when it can
+     */
+    bool IsReady(uint32_t dstLeaf);
+
+    /**
+     * Cut a packet into cells and send them (as many as fit; the rest follow as
+     * room appears). Call only when IsReady(dstLeaf).
+     * \param packet the packet
+     * \param dstLeaf its egress leaf
+     * \param dstPort its egress port
+     * \param tc its traffic class
+     */
+    void Send(Ptr<Packet> packet, uint32_t dstLeaf, uint32_t dstPort, uint8_t tc);
+
+    /**
+     * Send a control cell.
+     * \param cell the cell
+     * \return false if no link towards its leaf is usable (the cell is lost)
+     */
+    bool SendControl(const FabricCell& cell);
+
+    /// Cancel the wake-up (the owner is being disposed).
+    void Cancel();
+
+    /// \return data cells sent
+    uint64_t GetDataCellsSent() const;
+    /// \return packets partly sent, waiting for room
+    uint64_t GetPendingPackets() const;
+    /// \return payload bytes of them not yet sent
+    uint64_t GetPendingBytes() const;
+    /// \return packets sent (every cell of them)
+    uint64_t GetPacketsSent() const;
+    /// \param dstLeaf a leaf \return packets numbered for it so far
+    uint32_t GetPacketsNumbered(uint32_t dstLeaf) const;
+    /// \return times a packet had to wait for room
+    uint64_t GetStalls() const;
+    /// \return wake-up events run
+    uint64_t GetWakeups() const;
+
+  private:
+    /// A packet partly sent to one leaf.
+    struct Pending
+    {
+        FabricCell cell;     //!< template of its cells (packet, ids, next index)
+        uint32_t size{0};    //!< packet bytes
+        bool active{false};  //!< a packet is pending
+        bool waiting{false}; //!< on the waiting list
+    };
+
+    /**
+     * Send the pending cells of a leaf's packet while there is room.
+     * \param dstLeaf the leaf
+     * \return true if the packet is complete
+     */
+    bool Continue(uint32_t dstLeaf);
+    /// \param dstLeaf a leaf \return true if a usable link towards it has room for a cell
+    bool HasRoom(uint32_t dstLeaf) const;
+    /// Put a leaf on the waiting list and make sure the wake-up is due in time.
+    void Wait(uint32_t dstLeaf);
+    /// \param dstLeaf a waiting leaf \return when a link towards it has drained enough
+    Time WakeDelay(uint32_t dstLeaf) const;
+    /// Schedule the wake-up for the earliest waiting leaf.
+    void ScheduleWakeup();
+    /// The wake-up: continue pending packets, report leaves that are ready.
+    void Wakeup();
+
+    const std::vector<Ptr<CellNetDevice>>* m_ports; //!< fabric ports
+    Ptr<SprayPolicy> m_policy;                      //!< link per cell
+    CellSegmenter m_segmenter;                      //!< cell arithmetic
+    uint32_t m_leafIndex;                           //!< sending leaf
+    ReadyCallback m_ready;                          //!< to the owner
+    std::vector<std::vector<uint32_t>> m_links;     //!< usable ports per destination leaf
+    std::vector<Pending> m_pending;                 //!< per destination leaf
+    std::vector<uint32_t> m_nextPacketId;           //!< per destination leaf
+    std::vector<uint32_t> m_waiting;                //!< leaves waiting for room
+    EventId m_wakeup;                               //!< the one wake-up
+    Time m_wakeupAt;                                //!< when it is due
+    uint64_t m_dataCells{0};                        //!< counter
+    uint64_t m_packets{0};                          //!< counter
+    uint64_t m_pendingPackets{0};                   //!< packets partly sent
+    uint64_t m_pendingBytes{0};                     //!< their unsent payload bytes
+    uint64_t m_stalls{0};                           //!< counter
+    uint64_t m_wakeups{0};                          //!< counter
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_CELL_TRANSMITTER_H */
