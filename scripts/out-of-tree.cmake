@@ -82,6 +82,9 @@ function(build_lib)
   target_link_libraries(${BLIB_LIBNAME} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   target_compile_definitions(${BLIB_LIBNAME} PRIVATE NS3_MODULE_COMPILATION
                                                      PUBLIC "${AI_FABRIC_DEBUG_DEFINITIONS}")
+  # As ns-3's own build does; a missing return is an error (it is undefined
+  # behaviour that the optimiser turns into anything).
+  target_compile_options(${BLIB_LIBNAME} PRIVATE -Wall -Werror=return-type)
   set(lib${BLIB_LIBNAME} ${BLIB_LIBNAME} PARENT_SCOPE)
   set(lib${BLIB_LIBNAME} ${BLIB_LIBNAME})
   set(AI_FABRIC_TEST_SOURCES ${BLIB_TEST_SOURCES} PARENT_SCOPE)
@@ -98,6 +101,7 @@ function(build_lib_example)
   add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
   target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${lib${BLIB_LIBNAME}}
                                                      ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
+  target_compile_options(${BLIB_EXAMPLE_NAME} PRIVATE -Wall -Werror=return-type)
   set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                         ${CMAKE_BINARY_DIR}/examples)
 endfunction()
@@ -110,6 +114,7 @@ function(ai_fabric_add_out_of_tree_tests)
   add_executable(ai-fabric-test-runner scripts/test-runner.cc ${AI_FABRIC_TEST_SOURCES})
   target_link_libraries(ai-fabric-test-runner PRIVATE ai-fabric ${AI_FABRIC_LIBRARIES_TO_LINK})
   target_compile_definitions(ai-fabric-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
+  target_compile_options(ai-fabric-test-runner PRIVATE -Wall -Werror=return-type)
   set(suites)
   foreach(source ${AI_FABRIC_TEST_SOURCES})
     file(STRINGS ${source} lines REGEX "TestSuite\\(\"ai-fabric-[a-z0-9-]+\"")

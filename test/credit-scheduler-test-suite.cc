@@ -3,10 +3,11 @@
  */
 
 // The egress credit scheduler on its own: pacing, DRR fairness, class modes,
-// egress-queue gating.
+// egress-queue gating, the credit window.
 
 #include "ns3/credit-scheduler.h"
 #include "ns3/double.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -48,6 +49,16 @@ class GrantLog
     uint32_t m_tcs;
 };
 
+/// \return a scheduler without a credit window (these cases have no fabric to
+/// deliver what they grant)
+static Ptr<CreditScheduler>
+WindowlessScheduler()
+{
+    auto s = CreateObject<CreditScheduler>();
+    s->SetAttribute("CreditWindowTime", TimeValue(Time(0)));
+    return s;
+}
+
 /// Grants are paced at port rate x OverGrant and shared equally by DRR.
 class CreditPacingTestCase : public TestCase
 {
@@ -60,7 +71,7 @@ class CreditPacingTestCase : public TestCase
   private:
     void DoRun() override
     {
-        auto s = CreateObject<CreditScheduler>();
+        auto s = WindowlessScheduler();
         s->SetAttribute("OverGrant", DoubleValue(1.25));
         s->Setup(3, 1, DataRate("100Gbps"), 256);
         GrantLog log(3, 1);
@@ -96,7 +107,7 @@ class CreditClassTestCase : public TestCase
   private:
     void DoRun() override
     {
-        auto s = CreateObject<CreditScheduler>();
+        auto s = WindowlessScheduler();
         s->SetAttribute("ClassMode", StringValue(m_mode));
         s->SetAttribute("ClassWeights", StringValue("1,3"));
         s->Setup(2, 2, DataRate("100Gbps"), 256);
@@ -156,7 +167,7 @@ class CreditGateTestCase : public TestCase
   private:
     void DoRun() override
     {
-        auto s = CreateObject<CreditScheduler>();
+        auto s = WindowlessScheduler();
         s->Setup(1, 1, DataRate("100Gbps"), 256);
         GrantLog log(1, 1);
         s->SetGrantCallback(MakeCallback(&GrantLog::Grant, &log));
@@ -186,7 +197,7 @@ class CreditRefreshTestCase : public TestCase
   private:
     void DoRun() override
     {
-        auto s = CreateObject<CreditScheduler>();
+        auto s = WindowlessScheduler();
         s->Setup(1, 1, DataRate("100Gbps"), 256);
         GrantLog log(1, 1);
         s->SetGrantCallback(MakeCallback(&GrantLog::Grant, &log));
@@ -207,6 +218,52 @@ class CreditRefreshTestCase : public TestCase
     }
 };
 
+/// The credit window: grants stop while CreditWindow granted bytes have not
+/// arrived, resume as they arrive, and what stays outstanding for WindowTimeout
+/// with nothing arriving is written off.
+class CreditWindowTestCase : public TestCase
+{
+  public:
+    CreditWindowTestCase()
+        : TestCase("credit window: self-clocked by arrivals, written off after WindowTimeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto s = CreateObject<CreditScheduler>();
+        s->SetAttribute("CreditWindow", UintegerValue(4096));
+        s->SetAttribute("WindowTimeout", TimeValue(MicroSeconds(100)));
+        s->Setup(1, 1, DataRate("100Gbps"), 256);
+        GrantLog log(1, 1);
+        s->SetGrantCallback(MakeCallback(&GrantLog::Grant, &log));
+        s->Request(0, 0, 100 * 1024);
+        std::vector<uint64_t> granted;
+        auto sample = [&granted, s]() { granted.push_back(s->GetGrantedBytes()); };
+        // Grants of 1024 B every 1024 x 8 / 105 Gb/s = 78 ns: four fill the window
+        // by 234 ns.
+        Simulator::Schedule(MicroSeconds(1), sample);
+        // One credit arrives: one more grant, and the window is full again.
+        Simulator::Schedule(MicroSeconds(1), &CreditScheduler::NotifyArrival, s, 1024);
+        Simulator::Schedule(MicroSeconds(2), sample);
+        // Nothing more arrives: at 1 us + 100 us the 4096 B outstanding are
+        // written off and four more grants follow.
+        Simulator::Schedule(MicroSeconds(100), sample);
+        Simulator::Schedule(MicroSeconds(102), sample);
+        Simulator::Stop(MicroSeconds(103));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(granted.size(), 4, "four samples");
+        NS_TEST_EXPECT_MSG_EQ(granted[0], 4096, "the window stops the grants");
+        NS_TEST_EXPECT_MSG_EQ(granted[1], 5120, "an arrival lets one more credit out");
+        NS_TEST_EXPECT_MSG_EQ(granted[2], 5120, "nothing more before WindowTimeout");
+        NS_TEST_EXPECT_MSG_EQ(granted[3], 9216, "written off, then four more");
+        NS_TEST_EXPECT_MSG_EQ(s->GetWrittenOffBytes(), 4096, "the bytes that never arrived");
+        NS_TEST_EXPECT_MSG_EQ(s->GetOutstandingBytes(), 4096, "a full window again");
+        Simulator::Destroy();
+    }
+};
+
 /// The ns-3 suite of the credit scheduler.
 class CreditSchedulerTestSuite : public TestSuite
 {
@@ -215,6 +272,7 @@ class CreditSchedulerTestSuite : public TestSuite
         : TestSuite("ai-fabric-credit-scheduler", TestSuite::Type::UNIT)
     {
         AddTestCase(new CreditPacingTestCase(), TestCase::QUICK);
+        AddTestCase(new CreditWindowTestCase(), TestCase::QUICK);
         AddTestCase(new CreditClassTestCase("StrictPriority"), TestCase::QUICK);
         AddTestCase(new CreditClassTestCase("Weighted"), TestCase::QUICK);
         AddTestCase(new CreditGateTestCase(), TestCase::QUICK);

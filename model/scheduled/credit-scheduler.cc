@@ -82,6 +82,26 @@ CreditScheduler::GetTypeId()
                           TimeValue(MicroSeconds(5)),
                           MakeTimeAccessor(&CreditScheduler::m_queueTime),
                           MakeTimeChecker(Time(0)))
+            // The window must cover a grant's round trip (grant cell to the
+            // ingress, its data back through the fabric: 4 link delays, the fabric
+            // ports' queues and the cells of a packet), or the port idles.
+            .AddAttribute("CreditWindow",
+                          "Bytes granted and not yet arrived at the egress leaf above which "
+                          "no credit is granted (0: the port rate x CreditWindowTime)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CreditScheduler::m_window),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("CreditWindowTime",
+                          "Default credit window, as time at the port rate",
+                          TimeValue(MicroSeconds(8)),
+                          MakeTimeAccessor(&CreditScheduler::m_windowTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("WindowTimeout",
+                          "With the window full and nothing arriving for this long, the "
+                          "bytes still outstanding are written off as lost",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&CreditScheduler::m_windowTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddTraceSource("CreditRequest",
                             "A credit request arrived (source, tc, cumulative bytes)",
                             MakeTraceSourceAccessor(&CreditScheduler::m_requestTrace),
@@ -106,6 +126,7 @@ void
 CreditScheduler::DoDispose()
 {
     m_tick.Cancel();
+    m_windowCheck.Cancel();
     m_grantCb = GrantCallback();
     m_queueBytes = QueueBytesCallback();
     Object::DoDispose();
@@ -135,6 +156,13 @@ CreditScheduler::Setup(uint32_t sources,
     {
         m_queueLimit = static_cast<uint64_t>(m_queueTime.GetSeconds() * portRate.GetBitRate() / 8);
     }
+    if (m_window == 0)
+    {
+        m_window = static_cast<uint64_t>(m_windowTime.GetSeconds() * portRate.GetBitRate() / 8);
+    }
+    NS_ABORT_MSG_IF(m_window != 0 && m_window < m_sourceQuantum,
+                    "CreditWindow=" << m_window
+                                    << " is smaller than SourceQuantum=" << m_sourceQuantum);
     m_entries.assign(sources * trafficClasses, Entry());
     m_active.assign(trafficClasses, std::deque<uint32_t>());
     m_classDeficit.assign(trafficClasses, 0);
@@ -164,6 +192,50 @@ void
 CreditScheduler::SetQueueBytesCallback(QueueBytesCallback cb)
 {
     m_queueBytes = cb;
+}
+
+int64_t
+CreditScheduler::GetOutstandingBytes() const
+{
+    return static_cast<int64_t>(m_grantedTotal) - static_cast<int64_t>(m_arrived);
+}
+
+void
+CreditScheduler::NotifyArrival(uint64_t bytes)
+{
+    m_arrived += bytes;
+    m_lastArrival = Simulator::Now().GetTimeStep();
+    if (m_windowStalled && GetOutstandingBytes() < static_cast<int64_t>(m_window))
+    {
+        NS_LOG_LOGIC("window open again: " << GetOutstandingBytes() << " B outstanding");
+        m_windowStalled = false;
+        m_windowCheck.Cancel();
+        Kick();
+    }
+}
+
+void
+CreditScheduler::CheckWindow()
+{
+    if (!m_windowStalled)
+    {
+        return;
+    }
+    const int64_t quiet = Simulator::Now().GetTimeStep() - m_lastArrival;
+    if (quiet < m_windowTimeout.GetTimeStep())
+    {
+        m_windowCheck = Simulator::Schedule(TimeStep(m_windowTimeout.GetTimeStep() - quiet),
+                                            &CreditScheduler::CheckWindow,
+                                            this);
+        return;
+    }
+    // Nothing arrived for a WindowTimeout: what is outstanding was lost.
+    NS_LOG_LOGIC("window full and quiet for " << m_windowTimeout.As(Time::US) << ": writes off "
+                                              << GetOutstandingBytes() << " B");
+    m_writtenOff += static_cast<uint64_t>(std::max<int64_t>(0, GetOutstandingBytes()));
+    m_arrived = std::max(m_arrived, m_grantedTotal);
+    m_windowStalled = false;
+    Kick();
 }
 
 void
@@ -196,7 +268,7 @@ CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, 
 void
 CreditScheduler::Kick()
 {
-    if (m_running || m_activeCount == 0)
+    if (m_running || m_activeCount == 0 || m_windowStalled)
     {
         return;
     }
@@ -262,6 +334,20 @@ CreditScheduler::Tick()
     if (m_activeCount == 0)
     {
         m_running = false;
+        return;
+    }
+    if (m_window != 0 && GetOutstandingBytes() >= static_cast<int64_t>(m_window))
+    {
+        // Self-clocking: the next grant waits for granted bytes to arrive.
+        NS_LOG_LOGIC("window full: " << GetOutstandingBytes() << " B outstanding");
+        m_windowStalls++;
+        m_windowStalled = true;
+        m_running = false;
+        if (!m_windowCheck.IsRunning())
+        {
+            m_windowCheck =
+                Simulator::Schedule(m_windowTimeout, &CreditScheduler::CheckWindow, this);
+        }
         return;
     }
     uint64_t turnBytes = m_creditSize;
@@ -368,6 +454,24 @@ uint32_t
 CreditScheduler::GetCreditSize() const
 {
     return m_creditSize;
+}
+
+uint64_t
+CreditScheduler::GetCreditWindow() const
+{
+    return m_window;
+}
+
+uint64_t
+CreditScheduler::GetWindowStalls() const
+{
+    return m_windowStalls;
+}
+
+uint64_t
+CreditScheduler::GetWrittenOffBytes() const
+{
+    return m_writtenOff;
 }
 
 } // namespace ns3

@@ -31,6 +31,15 @@ namespace ns3
  * served in strict priority (7 highest) or by weighted DRR. While the port's
  * egress queue holds more than EgressQueueLimit bytes the scheduler skips its
  * turn, so the over-grant cannot grow that queue without bound.
+ *
+ * Credit is self-clocked by what the fabric delivers: the scheduler stops
+ * granting while CreditWindow bytes it granted have not yet arrived at its leaf
+ * (NotifyArrival), and resumes as they arrive. When the fabric towards the port
+ * carries less than the port rate (a fabric speedup below 1, failed links, a
+ * congested ingress), grants slow to what it does carry, and at most
+ * CreditWindow bytes for the port are anywhere between the ingress VOQs and the
+ * egress leaf. Bytes lost with a failed link would hold the window shut: after
+ * WindowTimeout with the window full and nothing arriving, they are written off.
  */
 class CreditScheduler : public Object
 {
@@ -75,6 +84,13 @@ class CreditScheduler : public Object
     void SetQueueBytesCallback(QueueBytesCallback cb);
 
     /**
+     * Bytes for this port arrived at its leaf (cells from the fabric, a local
+     * packet, or a packet given up at reassembly): they leave the window.
+     * \param bytes packet bytes
+     */
+    void NotifyArrival(uint64_t bytes);
+
+    /**
      * A credit request arrived.
      * \param source ingress leaf
      * \param tc traffic class
@@ -100,6 +116,14 @@ class CreditScheduler : public Object
     uint64_t GetEgressQueueLimit() const;
     /// \return the credit size in bytes
     uint32_t GetCreditSize() const;
+    /// \return the credit window in bytes (after Setup; 0: none)
+    uint64_t GetCreditWindow() const;
+    /// \return bytes granted and not yet arrived (negative when VOQs overdrew)
+    int64_t GetOutstandingBytes() const;
+    /// \return times the window stopped the grants
+    uint64_t GetWindowStalls() const;
+    /// \return bytes written off after WindowTimeout
+    uint64_t GetWrittenOffBytes() const;
 
   protected:
     void DoDispose() override;
@@ -111,6 +135,8 @@ class CreditScheduler : public Object
     void Kick();
     /// \return a class with demand chosen by the class mode, or -1
     int32_t PickClass();
+    /// The window has been full for WindowTimeout with nothing arriving?
+    void CheckWindow();
 
     /// Per-VOQ state.
     struct Entry
@@ -126,6 +152,15 @@ class CreditScheduler : public Object
     std::string m_weightsText;                  //!< attribute ClassWeights
     Time m_queueTime;                           //!< attribute EgressQueueTime
     uint64_t m_queueLimit;                      //!< attribute EgressQueueLimit
+    uint64_t m_window;                          //!< attribute CreditWindow
+    Time m_windowTime;                          //!< attribute CreditWindowTime
+    Time m_windowTimeout;                       //!< attribute WindowTimeout
+    uint64_t m_arrived{0};                      //!< bytes arrived (or given up)
+    int64_t m_lastArrival{0};                   //!< time of the last arrival (time steps)
+    bool m_windowStalled{false};                //!< the window stopped the grants
+    EventId m_windowCheck;                      //!< write-off check
+    uint64_t m_windowStalls{0};                 //!< counter
+    uint64_t m_writtenOff{0};                   //!< counter
     uint32_t m_sources{0};                      //!< sources
     uint32_t m_tcs{0};                          //!< classes
     DataRate m_rate;                            //!< port rate

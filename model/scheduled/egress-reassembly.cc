@@ -49,18 +49,19 @@ EgressReassembly::GetReassembler() const
     return m_reassembler;
 }
 
-void
+bool
 EgressReassembly::Receive(const FabricCell& cell)
 {
     NS_LOG_FUNCTION(this << cell.srcLeaf << cell.packetId << cell.cellIndex);
     const uint32_t source = cell.srcLeaf;
-    if (const auto reason =
-            m_reassembler.AddCell(source, cell, Simulator::Now().GetTimeStep(), m_out))
+    const auto reason = m_reassembler.AddCell(source, cell, Simulator::Now().GetTimeStep(), m_out);
+    if (reason)
     {
         m_discarded(cell, *reason);
     }
     Flush();
     ArmTimer(source);
+    return !reason;
 }
 
 void

@@ -49,8 +49,8 @@ class EgressReassembly
                      DiscardCallback discarded);
     ~EgressReassembly();
 
-    /// \param cell a data cell from the fabric
-    void Receive(const FabricCell& cell);
+    /// \param cell a data cell from the fabric \return false if it was discarded
+    bool Receive(const FabricCell& cell);
 
     /// Cancel the timers (the owner is being disposed).
     void Cancel();

@@ -554,6 +554,7 @@ ScheduledLeafSwitch::Drain()
         const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
         if (dstLeaf == m_index)
         {
+            m_schedulers[dstPort]->NotifyArrival(item->GetSize());
             ForwardToHost(dstPort, item->GetPacket());
         }
         else
@@ -579,7 +580,10 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
     switch (cell.type)
     {
     case FabricCell::DATA:
-        m_egress->Receive(cell);
+        if (m_egress->Receive(cell))
+        {
+            m_schedulers[cell.dstPort]->NotifyArrival(cell.payload);
+        }
         break;
     case FabricCell::CREDIT_REQUEST:
         m_schedulers[cell.dstPort]->Request(cell.srcLeaf, cell.tc, cell.bytes, cell.refresh);
@@ -604,6 +608,11 @@ ScheduledLeafSwitch::ReassemblyTimedOut(const CellReassembler::Output& lost)
                          << " given up at reassembly");
     m_counters.reassemblyTimeouts++;
     m_counters.reassemblyTimeoutBytes += lost.bytes;
+    if (lost.packet)
+    {
+        // What never arrived of it leaves its port's credit window.
+        m_schedulers[lost.port]->NotifyArrival(lost.packet->GetSize() - lost.bytes);
+    }
     m_reassemblyTimeoutTrace(lost.source, lost.packet);
 }
 
