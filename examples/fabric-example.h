@@ -190,6 +190,12 @@ struct FabricExampleOptions
                       << "  " << events << " events for " << totals.dataCells << " data cells ("
                       << eventsPerCell << " per cell, all hops and host frames included)"
                       << std::endl;
+            std::cout << "  fabric-port queue high water " << totals.fabricPortHighWater
+                      << " B; conservation: " << totals.GetUnaccountedPackets() << " packets and "
+                      << totals.GetUnaccountedBytes() << " bytes unaccounted" << std::endl;
+            nlohmann::json all;
+            totals.ForEach([&all](const char* name, int64_t value) { all[name] = value; });
+            results["totals"] = all;
             results["spineQueueHighWaterBytes"] = totals.spineQueueHighWater;
             results["offeredPackets"] = totals.offeredPackets;
             results["deliveredPackets"] = totals.deliveredPackets;

@@ -4,14 +4,27 @@
 
 // Permutation traffic on either fabric: --fabric=scheduled (default) or ethernet.
 //
-// Every host sends IPv4/UDP packets at line rate (UdpLineRateSource, through its
-// RoceNetDevice NIC) to one other host, each host receiving from exactly one:
-// host i -> (i + shift) mod hosts, or a random derangement with --random. The
-// example prints each flow's goodput against the host-link bound, the minimum,
-// the fabric's queue high-water mark, drops and events per cell or packet, writes
-// JSON, and every fabric counter as CSV (--stats).
+// Every host sends to one other host, each host receiving from exactly one:
+// host i -> (i + shift) mod hosts, or a random derangement with --random. With
+// --transport=udp (default) every host sends IPv4/UDP packets at line rate
+// (UdpLineRateSource) for --duration and goodput is measured after --warmup; with
+// --transport=rdma every host posts one --messageSize message over the RDMA
+// transport and goodput is the message over its completion time.
+//
+// Links can fail under the load: all links of one spine (--failSpine) or one
+// link (--failLink=leaf:spine:link) go down at --failAt and come back at
+// --restoreAt. The aggregate delivered throughput is sampled every --timeBin into
+// the JSON results, with the throughput after the failure and the time it took to
+// recover.
+//
+// The example prints each flow's goodput, the host-link bound and the fabric
+// bound (cell and control-cell overhead on the scheduled fabric, links x rate on
+// the Ethernet Clos) and says which one binds, the fabric's queue high-water
+// marks, drops and the conservation of packets and bytes, writes JSON and every
+// fabric counter as CSV (--stats).
 //
 //   ./fabric-permutation --leaves=8 --hostsPerLeaf=8 --spines=8 --random=1
+//   ./fabric-permutation --spines=4 --transport=rdma --failSpine=0 --failAt=1ms
 
 #include "fabric-example.h"
 
@@ -25,6 +38,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -34,14 +48,16 @@ NS_LOG_COMPONENT_DEFINE("FabricPermutation");
 namespace
 {
 
-/// Bytes a host receives after a warm-up time.
+/// Bytes a host receives over UDP: all of them, and those after a warm-up time.
 struct Sink
 {
     Time from;
     uint64_t bytes{0};
+    uint64_t total{0};
 
     bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
     {
+        total += p->GetSize();
         if (Simulator::Now() >= from)
         {
             bytes += p->GetSize();
@@ -49,6 +65,41 @@ struct Sink
         return true;
     }
 };
+
+/// Samples a cumulative byte count every bin, until a time or until done.
+struct Sampler
+{
+    std::function<uint64_t()> delivered;
+    std::function<bool()> finished;
+    Time bin;
+    Time until;
+    std::vector<std::pair<Time, uint64_t>> samples;
+
+    void Sample()
+    {
+        samples.emplace_back(Simulator::Now(), delivered());
+        if (Simulator::Now() + bin <= until && !finished())
+        {
+            Simulator::Schedule(bin, &Sampler::Sample, this);
+        }
+    }
+};
+
+/// A failed link: (leaf, spine, parallel link).
+struct LinkId
+{
+    uint32_t leaf;
+    uint32_t spine;
+    uint32_t link;
+};
+
+/// Records when each sender's message was fully received.
+void
+RecordCompletion(std::vector<Time>* done, uint32_t* count, const RdmaCompletion& c)
+{
+    done->at(c.srcRank) = c.doneTime;
+    (*count)++;
+}
 
 } // namespace
 
@@ -66,29 +117,102 @@ main(int argc, char* argv[])
     uint32_t packetSize = 1462;
     uint32_t shift = 0;
     bool random = false;
-    Time duration = MicroSeconds(200);
+    const Time udpDuration = MicroSeconds(200);
+    Time duration = udpDuration;
     Time warmup = MicroSeconds(50);
+    std::string transport = "udp";
+    uint64_t messageSize = 16 << 20;
+    std::string congestionControl = "auto";
+    int64_t failSpine = -1;
+    std::string failLink;
+    Time failAt = MicroSeconds(100);
+    Time restoreAt = Time(0);
+    Time timeBin = MicroSeconds(10);
+    Time settle = MicroSeconds(50);
     FabricExampleOptions options;
     options.json = "fabric-permutation.json";
 
     CommandLine cmd(__FILE__);
     cluster.AddToCommandLine(cmd);
-    cmd.AddValue("packetSize", "IPv4 packet size in bytes", packetSize);
+    cmd.AddValue("packetSize", "IPv4 packet size in bytes (udp)", packetSize);
     cmd.AddValue("shift",
                  "host i sends to i + shift (0: hostsPerLeaf, every flow crosses "
                  "the fabric)",
                  shift);
     cmd.AddValue("random", "use a random derangement instead (RngRun picks it)", random);
-    cmd.AddValue("duration", "how long the hosts send", duration);
-    cmd.AddValue("warmup", "goodput is measured from this time on", warmup);
+    cmd.AddValue("duration",
+                 "udp: how long the hosts send; rdma: the longest the run may last (0: "
+                 "until every message completes, the rdma default)",
+                 duration);
+    cmd.AddValue("warmup", "udp: goodput is measured from this time on", warmup);
+    cmd.AddValue("transport", "udp (line-rate UDP sources) or rdma (RDMA messages)", transport);
+    cmd.AddValue("messageSize", "bytes each host posts with --transport=rdma", messageSize);
+    cmd.AddValue("congestionControl",
+                 "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                 "fabric, Dcqcn on the Ethernet Clos)",
+                 congestionControl);
+    cmd.AddValue("failSpine", "spine whose links all fail at --failAt (-1: none)", failSpine);
+    cmd.AddValue("failLink", "one link that fails at --failAt, as leaf:spine:link", failLink);
+    cmd.AddValue("failAt", "when the links fail", failAt);
+    cmd.AddValue("restoreAt", "when they come back (0: never)", restoreAt);
+    cmd.AddValue("timeBin", "aggregate throughput is sampled this often", timeBin);
+    cmd.AddValue("settle",
+                 "throughput after a failure is measured from --failAt + this on",
+                 settle);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(warmup >= duration,
+    NS_ABORT_MSG_IF(transport != "udp" && transport != "rdma",
+                    "--transport must be udp or rdma, got " << transport);
+    const bool rdmaTransport = transport == "rdma";
+    if (rdmaTransport && duration == udpDuration)
+    {
+        duration = Time(0);
+    }
+    NS_ABORT_MSG_IF(!rdmaTransport && warmup >= duration,
                     "--warmup=" << warmup.As(Time::US)
                                 << " must be below --duration=" << duration.As(Time::US));
+    NS_ABORT_MSG_IF(duration.IsStrictlyNegative(),
+                    "--duration=" << duration.As(Time::US) << " is negative");
+    NS_ABORT_MSG_IF(rdmaTransport && messageSize < 1, "--messageSize must be at least 1, got 0");
+    NS_ABORT_MSG_IF(!timeBin.IsStrictlyPositive(),
+                    "--timeBin=" << timeBin.As(Time::US) << " must be positive");
+    NS_ABORT_MSG_IF(failAt.IsStrictlyNegative() || settle.IsStrictlyNegative(),
+                    "--failAt and --settle must not be negative");
+    NS_ABORT_MSG_IF(restoreAt.IsStrictlyPositive() && restoreAt <= failAt,
+                    "--restoreAt=" << restoreAt.As(Time::US)
+                                   << " must be after --failAt=" << failAt.As(Time::US));
     const uint32_t hosts = cluster.GetHosts();
     NS_ABORT_MSG_IF(hosts < 2, "a permutation needs at least 2 hosts, the cluster has " << hosts);
+    std::vector<LinkId> failed;
+    if (failSpine >= 0)
+    {
+        NS_ABORT_MSG_IF(static_cast<uint64_t>(failSpine) >= cluster.spines,
+                        "--failSpine=" << failSpine << ": the cluster has " << cluster.spines
+                                       << " spines");
+        for (uint32_t l = 0; l < cluster.leaves; ++l)
+        {
+            for (uint32_t k = 0; k < cluster.linksPerLeafSpine; ++k)
+            {
+                failed.push_back({l, static_cast<uint32_t>(failSpine), k});
+            }
+        }
+    }
+    if (!failLink.empty())
+    {
+        LinkId id{0, 0, 0};
+        char c1 = 0;
+        char c2 = 0;
+        std::istringstream in(failLink);
+        in >> id.leaf >> c1 >> id.spine >> c2 >> id.link;
+        NS_ABORT_MSG_IF(
+            in.fail() || c1 != ':' || c2 != ':' || !in.eof() || id.leaf >= cluster.leaves ||
+                id.spine >= cluster.spines || id.link >= cluster.linksPerLeafSpine,
+            "--failLink=" << failLink << " is not leaf:spine:link of this cluster ("
+                          << cluster.leaves << " leaves, " << cluster.spines << " spines, "
+                          << cluster.linksPerLeafSpine << " links per leaf-spine pair)");
+        failed.push_back(id);
+    }
     if (shift == 0)
     {
         shift = cluster.hostsPerLeaf % hosts == 0 ? 1 : cluster.hostsPerLeaf;
@@ -115,60 +239,259 @@ main(int argc, char* argv[])
             dst[order[i]] = order[(i + 1) % hosts];
         }
     }
+    if (rdmaTransport)
+    {
+        packetSize = 4096 + RdmaTransport::HEADER_BYTES; // RoCE packet of a full Mtu
+    }
 
     // Jumbo frames: raise the Mtu of every NIC and switch port to fit.
     const auto fabricHelper = options.Install(cluster, packetSize > 4200 ? packetSize : 0);
     ClusterFabricHelper& fabric = *fabricHelper;
+    for (const auto& id : failed)
+    {
+        fabric.ScheduleLinkState(id.leaf, id.spine, id.link, failAt, false);
+        if (restoreAt.IsStrictlyPositive())
+        {
+            fabric.ScheduleLinkState(id.leaf, id.spine, id.link, restoreAt, true);
+        }
+    }
 
     std::vector<Sink> sinks(hosts);
     std::vector<Ptr<UdpLineRateSource>> sources;
-    for (uint32_t h = 0; h < hosts; ++h)
+    RdmaHelper rdma;
+    std::vector<Time> done(hosts, Time(0));
+    uint32_t completed = 0;
+    Sampler sampler;
+    sampler.bin = timeBin;
+    if (!rdmaTransport)
     {
-        sinks[h].from = warmup;
-        fabric.GetHostDevice(h)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sinks[h]));
-        auto src = CreateObject<UdpLineRateSource>();
-        src->SetAttribute("PacketSize", UintegerValue(packetSize));
-        src->SetAttribute("Dscp", UintegerValue(options.udpDscp));
-        src->Setup(fabric.GetHostDevice(h), cluster.GetHostAddress(dst[h]));
-        src->Start(NanoSeconds(100));
-        src->Stop(duration);
-        sources.push_back(src);
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            sinks[h].from = warmup;
+            fabric.GetHostDevice(h)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sinks[h]));
+            auto src = CreateObject<UdpLineRateSource>();
+            src->SetAttribute("PacketSize", UintegerValue(packetSize));
+            src->SetAttribute("Dscp", UintegerValue(options.udpDscp));
+            src->Setup(fabric.GetHostDevice(h), cluster.GetHostAddress(dst[h]));
+            src->Start(NanoSeconds(100));
+            src->Stop(duration);
+            sources.push_back(src);
+        }
+        sampler.delivered = [&sinks]() {
+            uint64_t total = 0;
+            for (const auto& s : sinks)
+            {
+                total += s.total;
+            }
+            return total;
+        };
+        sampler.until = duration;
+        sampler.finished = []() { return false; };
+        Simulator::Stop(duration);
     }
-    Simulator::Stop(duration);
+    else
+    {
+        if (congestionControl == "auto")
+        {
+            congestionControl = options.fabric == "ethernet" ? "Dcqcn" : "None";
+        }
+        rdma.SetTransportAttribute("CongestionControl", StringValue(congestionControl));
+        rdma.Install(fabric.GetHostDevices());
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            rdma.Post(h,
+                      dst[h],
+                      messageSize,
+                      h,
+                      RdmaCompletionCallback(),
+                      MakeBoundCallback(&RecordCompletion, &done, &completed));
+        }
+        sampler.delivered = [&rdma]() {
+            uint64_t total = 0;
+            for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
+            {
+                total += rdma.GetTransport(r)->GetStats().bytesDelivered;
+            }
+            return total;
+        };
+        // Sample until every message is in (or the run's limit).
+        sampler.until = duration.IsStrictlyPositive() ? duration : Time::Max();
+        sampler.finished = [&completed, hosts]() { return completed == hosts; };
+        if (duration.IsStrictlyPositive())
+        {
+            Simulator::Stop(duration);
+        }
+    }
+    Simulator::ScheduleNow(&Sampler::Sample, &sampler);
     Simulator::Run();
 
-    const double window = (duration - warmup).GetSeconds();
-    const double bound = cluster.hostLinkRate.GetBitRate() * double(packetSize) /
-                         (std::max(packetSize + 14, 60u) + 24);
-    std::cout << options.fabric << " permutation on " << cluster.ToString() << std::endl;
+    // Bounds per flow: the host link, and the fabric at the links each end leaf has.
+    const uint32_t payloadBytes = rdmaTransport ? 4096 : packetSize;
+    const double hostBound = cluster.hostLinkRate.GetBitRate() * double(payloadBytes) /
+                             (std::max(packetSize + 14, 60u) + 24);
+    const uint32_t links = cluster.GetFabricLinksPerLeaf();
+    std::vector<uint32_t> usable(cluster.leaves, links);
+    for (const auto& id : failed)
+    {
+        usable[id.leaf]--;
+    }
+    const auto* scheduled = dynamic_cast<const ScheduledFabricHelper*>(&fabric);
+    // Fabric bound per host with n usable links, in payload bits per second.
+    auto fabricBound = [&](uint32_t n) {
+        if (scheduled)
+        {
+            return scheduled->GetFabricBound(packetSize, n) * payloadBytes / packetSize;
+        }
+        // Store and forward: fabric links carry the same frames as host links.
+        return hostBound * n * double(cluster.fabricLinkRate.GetBitRate()) /
+               (cluster.hostsPerLeaf * double(cluster.hostLinkRate.GetBitRate()));
+    };
+    auto flowBound = [&](uint32_t src, const std::vector<uint32_t>& linksOf) {
+        const uint32_t a = cluster.GetLeafOfHost(src);
+        const uint32_t b = cluster.GetLeafOfHost(dst[src]);
+        if (a == b)
+        {
+            return hostBound;
+        }
+        return std::min({hostBound, fabricBound(linksOf[a]), fabricBound(linksOf[b])});
+    };
+    const std::vector<uint32_t> allLinks(cluster.leaves, links);
+    double bound = 0;
+    double boundAfterFailure = 0;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        bound += flowBound(h, allLinks);
+        boundAfterFailure += flowBound(h, usable);
+    }
+
+    std::cout << options.fabric << " permutation (" << transport << ") on " << cluster.ToString()
+              << std::endl;
     nlohmann::json flows = nlohmann::json::array();
     double worst = 1e300;
     double sum = 0;
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        const double rate = sinks[dst[h]].bytes * 8.0 / window;
-        worst = std::min(worst, rate);
-        sum += rate;
-        flows.push_back({{"src", h},
-                         {"dst", dst[h]},
-                         {"goodputGbps", rate / 1e9},
-                         {"overBound", rate / bound}});
-        std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s ("
-                  << rate / bound << " of bound)" << std::endl;
+        double rate = 0;
+        if (rdmaTransport)
+        {
+            rate = done[h].IsStrictlyPositive() ? messageSize * 8.0 / done[h].GetSeconds() : 0;
+        }
+        else
+        {
+            rate = sinks[dst[h]].bytes * 8.0 / (duration - warmup).GetSeconds();
+        }
+        const double own = flowBound(h, allLinks);
+        worst = std::min(worst, rate / own);
+        sum += rate / own;
+        nlohmann::json flow = {{"src", h},
+                               {"dst", dst[h]},
+                               {"goodputGbps", rate / 1e9},
+                               {"overBound", rate / own}};
+        if (rdmaTransport)
+        {
+            flow["completionUs"] = done[h].GetMicroSeconds();
+        }
+        flows.push_back(flow);
+        std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s (" << rate / own
+                  << " of its bound)"
+                  << (rdmaTransport && done[h].IsZero() ? ", did not complete" : "") << std::endl;
     }
-    std::cout << "  host-link bound " << bound / 1e9 << " Gb/s; worst flow " << worst / bound
-              << ", mean " << sum / hosts / bound << " of it" << std::endl;
-    options.Report(fabric,
-                   {
-                       {"scenario", "fabric-permutation"},
-                       {"packetSize", packetSize},
-                       {"durationUs", duration.GetMicroSeconds()},
-                       {"warmupUs", warmup.GetMicroSeconds()},
-                       {"boundGbps", bound / 1e9},
-                       {"worstOverBound", worst / bound},
-                       {"meanOverBound", sum / hosts / bound},
-                       {"flows", flows},
-                   });
+    const double fabricFull = fabricBound(links);
+    std::cout << "  bounds per flow: host link " << hostBound / 1e9 << " Gb/s, fabric "
+              << fabricFull / 1e9 << " Gb/s (" << links << " links per leaf): the "
+              << (fabricFull < hostBound ? "fabric" : "host link") << " binds" << std::endl;
+    if (fabricFull < hostBound)
+    {
+        std::cout << "  warning: the fabric's effective speedup is " << fabricFull / hostBound
+                  << ", below 1: the fabric, not the host links, limits the hosts" << std::endl;
+    }
+    std::cout << "  worst flow " << worst << ", mean " << sum / hosts << " of its bound"
+              << std::endl;
+
+    // Throughput over time, and after the failure.
+    nlohmann::json series = nlohmann::json::array();
+    const auto& samples = sampler.samples;
+    double afterBytes = 0;
+    double afterSeconds = 0;
+    double recoveryUs = -1;
+    const Time end = restoreAt.IsStrictlyPositive() ? restoreAt : Time::Max();
+    for (std::size_t i = 1; i < samples.size(); ++i)
+    {
+        const Time t0 = samples[i - 1].first;
+        const Time t1 = samples[i].first;
+        const double bytes = double(samples[i].second - samples[i - 1].second);
+        const double gbps = bytes * 8 / (t1 - t0).GetSeconds() / 1e9;
+        series.push_back({{"timeUs", t1.GetMicroSeconds()}, {"gbps", gbps}});
+        if (!failed.empty() && t0 >= failAt && t1 <= end)
+        {
+            if (recoveryUs < 0 && gbps * 1e9 >= 0.98 * boundAfterFailure)
+            {
+                recoveryUs = (t1 - failAt).GetMicroSeconds();
+            }
+            if (t0 >= failAt + settle)
+            {
+                afterBytes += bytes;
+                afterSeconds += (t1 - t0).GetSeconds();
+            }
+        }
+    }
+    nlohmann::json failure;
+    if (!failed.empty())
+    {
+        const double after = afterSeconds > 0 ? afterBytes * 8 / afterSeconds : 0;
+        std::cout << "  after the failure (" << failed.size() << " links down at "
+                  << failAt.As(Time::US) << "): " << after / 1e9
+                  << " Gb/s = " << after / boundAfterFailure << " of the bound "
+                  << boundAfterFailure / 1e9 << " Gb/s with the links left; 98% of it reached "
+                  << recoveryUs << " us after the failure" << std::endl;
+        failure = {{"linksDown", failed.size()},
+                   {"failAtUs", failAt.GetMicroSeconds()},
+                   {"restoreAtUs", restoreAt.GetMicroSeconds()},
+                   {"aggregateBoundGbps", boundAfterFailure / 1e9},
+                   {"aggregateGbps", after / 1e9},
+                   {"overBound", after / boundAfterFailure},
+                   {"recoveryUs", recoveryUs}};
+    }
+    nlohmann::json results = {
+        {"scenario", "fabric-permutation"},
+        {"transport", transport},
+        {"packetSize", packetSize},
+        {"durationUs", duration.GetMicroSeconds()},
+        {"warmupUs", warmup.GetMicroSeconds()},
+        {"hostBoundGbps", hostBound / 1e9},
+        {"fabricBoundGbps", fabricFull / 1e9},
+        {"binding", fabricFull < hostBound ? "fabric" : "host link"},
+        {"aggregateBoundGbps", bound / 1e9},
+        {"worstOverBound", worst},
+        {"meanOverBound", sum / hosts},
+        {"flows", flows},
+        {"timeSeries", series},
+    };
+    if (rdmaTransport)
+    {
+        results["messageSize"] = messageSize;
+        results["congestionControl"] = congestionControl;
+        results["completed"] = completed;
+        RdmaTransport::Stats s;
+        for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
+        {
+            const auto& t = rdma.GetTransport(r)->GetStats();
+            s.retransmittedPackets += t.retransmittedPackets;
+            s.timeouts += t.timeouts;
+            s.qpFailures += t.qpFailures;
+        }
+        results["retransmittedPackets"] = s.retransmittedPackets;
+        results["timeouts"] = s.timeouts;
+        results["qpFailures"] = s.qpFailures;
+        std::cout << "  " << completed << " of " << hosts << " messages completed; retransmitted "
+                  << s.retransmittedPackets << " packets, " << s.timeouts << " timeouts, "
+                  << s.qpFailures << " queue-pair failures" << std::endl;
+    }
+    if (!failed.empty())
+    {
+        results["failure"] = failure;
+    }
+    options.Report(fabric, results);
     Simulator::Destroy();
     return 0;
 }

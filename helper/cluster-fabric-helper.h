@@ -72,6 +72,19 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     virtual void WriteStats(std::ostream& os) const = 0;
 
     /**
+     * Fail (or restore) a leaf-spine link after a delay; each fabric says how it
+     * notices and routes around it.
+     * \param leaf leaf index \param spine spine index \param link parallel link
+     * \param at delay from now (as Simulator::Schedule; not negative)
+     * \param up new state
+     */
+    virtual void ScheduleLinkState(uint32_t leaf,
+                                   uint32_t spine,
+                                   uint32_t link,
+                                   Time at,
+                                   bool up) = 0;
+
+    /**
      * Fix the random streams the fabric uses.
      * \param stream first stream
      * \return streams used

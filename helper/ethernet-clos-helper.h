@@ -95,7 +95,7 @@ class EthernetClosHelper : public ClusterFabricHelper
      * \param at delay from now (as Simulator::Schedule; not negative)
      * \param up new state
      */
-    void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up);
+    void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up) override;
 
     /// \return totals over the whole fabric
     Totals GetTotals() const;

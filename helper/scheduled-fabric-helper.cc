@@ -13,16 +13,70 @@
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/roce-channel.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/scheduled-leaf-switch.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 #include "ns3/voq-queue-disc.h"
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("ScheduledFabricHelper");
+
+void
+ScheduledFabricHelper::Totals::ForEach(const std::function<void(const char*, int64_t)>& visit) const
+{
+    visit("offeredPackets", static_cast<int64_t>(offeredPackets));
+    visit("offeredBytes", static_cast<int64_t>(offeredBytes));
+    visit("deliveredPackets", static_cast<int64_t>(deliveredPackets));
+    visit("deliveredBytes", static_cast<int64_t>(deliveredBytes));
+    visit("queuedPackets", static_cast<int64_t>(queuedPackets));
+    visit("queuedBytes", static_cast<int64_t>(queuedBytes));
+    visit("transmitPendingPackets", static_cast<int64_t>(transmitPendingPackets));
+    visit("transmitPendingBytes", static_cast<int64_t>(transmitPendingBytes));
+    visit("fabricPackets", static_cast<int64_t>(fabricPackets));
+    visit("linkBytes", static_cast<int64_t>(linkBytes));
+    visit("reassemblyPackets", static_cast<int64_t>(reassemblyPackets));
+    visit("reassemblyBytes", static_cast<int64_t>(reassemblyBytes));
+    visit("voqDropPackets", static_cast<int64_t>(voqDropPackets));
+    visit("voqDropBytes", static_cast<int64_t>(voqDropBytes));
+    visit("egressDropPackets", static_cast<int64_t>(egressDropPackets));
+    visit("egressDropBytes", static_cast<int64_t>(egressDropBytes));
+    visit("unroutablePackets", static_cast<int64_t>(unroutablePackets));
+    visit("unroutableBytes", static_cast<int64_t>(unroutableBytes));
+    visit("reassemblyTimeouts", static_cast<int64_t>(reassemblyTimeouts));
+    visit("reassemblyTimeoutBytes", static_cast<int64_t>(reassemblyTimeoutBytes));
+    visit("linkLostCells", static_cast<int64_t>(linkLostCells));
+    visit("linkLostBytes", static_cast<int64_t>(linkLostBytes));
+    visit("spineDroppedCells", static_cast<int64_t>(spineDroppedCells));
+    visit("spineDroppedBytes", static_cast<int64_t>(spineDroppedBytes));
+    visit("beyondWindowCells", static_cast<int64_t>(beyondWindowCells));
+    visit("beyondWindowBytes", static_cast<int64_t>(beyondWindowBytes));
+    visit("lateCells", static_cast<int64_t>(lateCells));
+    visit("lateBytes", static_cast<int64_t>(lateBytes));
+    visit("duplicateCells", static_cast<int64_t>(duplicateCells));
+    visit("duplicateBytes", static_cast<int64_t>(duplicateBytes));
+    visit("noPathCells", static_cast<int64_t>(noPathCells));
+    visit("dataCells", static_cast<int64_t>(dataCells));
+    visit("grantedBytes", static_cast<int64_t>(grantedBytes));
+    visit("dequeuedBytes", static_cast<int64_t>(dequeuedBytes));
+    visit("waitingCreditBytes", static_cast<int64_t>(waitingCreditBytes));
+    visit("windowStalls", static_cast<int64_t>(windowStalls));
+    visit("writtenOffBytes", static_cast<int64_t>(writtenOffBytes));
+    visit("transmitStalls", static_cast<int64_t>(transmitStalls));
+    visit("fabricPortHighWater", static_cast<int64_t>(fabricPortHighWater));
+    visit("spineQueueHighWater", static_cast<int64_t>(spineQueueHighWater));
+    visit("voqPauses", static_cast<int64_t>(voqPauses));
+    visit("requestRefreshes", static_cast<int64_t>(requestRefreshes));
+    visit("grantRefreshes", static_cast<int64_t>(grantRefreshes));
+    visit("droppedPackets", static_cast<int64_t>(GetDroppedPackets()));
+    visit("droppedBytes", static_cast<int64_t>(GetDroppedBytes()));
+    visit("unaccountedPackets", GetUnaccountedPackets());
+    visit("unaccountedBytes", GetUnaccountedBytes());
+}
 
 uint64_t
 ScheduledFabricHelper::Totals::GetDroppedPackets() const
@@ -33,7 +87,24 @@ ScheduledFabricHelper::Totals::GetDroppedPackets() const
 uint64_t
 ScheduledFabricHelper::Totals::GetDroppedBytes() const
 {
-    return voqDropBytes + egressDropBytes + unroutableBytes + reassemblyTimeoutBytes;
+    return voqDropBytes + egressDropBytes + unroutableBytes + reassemblyTimeoutBytes +
+           linkLostBytes + spineDroppedBytes + beyondWindowBytes + lateBytes + duplicateBytes;
+}
+
+int64_t
+ScheduledFabricHelper::Totals::GetUnaccountedPackets() const
+{
+    return static_cast<int64_t>(offeredPackets) -
+           static_cast<int64_t>(deliveredPackets + queuedPackets + transmitPendingPackets +
+                                fabricPackets + GetDroppedPackets());
+}
+
+int64_t
+ScheduledFabricHelper::Totals::GetUnaccountedBytes() const
+{
+    return static_cast<int64_t>(offeredBytes) -
+           static_cast<int64_t>(deliveredBytes + queuedBytes + transmitPendingBytes + linkBytes +
+                                reassemblyBytes + GetDroppedBytes());
 }
 
 ScheduledFabricHelper::ScheduledFabricHelper()
@@ -189,7 +260,7 @@ ScheduledFabricHelper::GetTotals() const
     Totals t;
     for (auto& leaf : m_leafSwitches)
     {
-        const auto& c = leaf->GetCounters();
+        const auto c = leaf->GetCounters();
         t.offeredPackets += c.offeredPackets;
         t.offeredBytes += c.offeredBytes;
         t.deliveredPackets += c.deliveredPackets;
@@ -202,6 +273,17 @@ ScheduledFabricHelper::GetTotals() const
         t.unroutableBytes += c.unroutableBytes;
         t.reassemblyTimeouts += c.reassemblyTimeouts;
         t.reassemblyTimeoutBytes += c.reassemblyTimeoutBytes;
+        t.beyondWindowCells += c.beyondWindowCells;
+        t.beyondWindowBytes += c.beyondWindowBytes;
+        t.lateCells += c.lateCells;
+        t.lateBytes += c.lateBytes;
+        t.duplicateCells += c.duplicateCells;
+        t.duplicateBytes += c.duplicateBytes;
+        t.reassemblyPackets += c.reassemblyHeldPackets;
+        t.reassemblyBytes += c.reassemblyHeldBytes;
+        t.transmitPendingPackets += c.transmitPendingPackets;
+        t.transmitPendingBytes += c.transmitPendingBytes;
+        t.transmitStalls += c.transmitStalls;
         t.noPathCells += c.cellsNoPath;
         t.dataCells += c.dataCellsSent;
         t.requestRefreshes += c.requestRefreshes;
@@ -211,24 +293,79 @@ ScheduledFabricHelper::GetTotals() const
             t.dequeuedBytes += voq->GetVoqDequeuedBytes(v);
             t.waitingCreditBytes += voq->GetVoqCredit(v);
             t.queuedBytes += voq->GetVoqBytes(v);
+            t.queuedPackets += voq->GetVoqPackets(v);
         }
         t.voqPauses += voq->GetPauses();
         for (uint32_t p = 0; p < leaf->GetNHostPorts(); ++p)
         {
-            t.grantedBytes += leaf->GetScheduler(p)->GetGrantedBytes();
-            t.grantRefreshes += leaf->GetScheduler(p)->GetGrantRefreshes();
+            Ptr<CreditScheduler> s = leaf->GetScheduler(p);
+            t.grantedBytes += s->GetGrantedBytes();
+            t.grantRefreshes += s->GetGrantRefreshes();
+            t.windowStalls += s->GetWindowStalls();
+            t.writtenOffBytes += s->GetWrittenOffBytes();
+        }
+        for (uint32_t p = 0; p < leaf->GetNFabricPorts(); ++p)
+        {
+            t.fabricPortHighWater =
+                std::max(t.fabricPortHighWater, leaf->GetFabricPort(p)->GetBacklogHighWater());
         }
     }
+    // Packets between the two ends: numbered by the ingress, not yet released or
+    // given up by the egress, and not still being cut into cells.
+    for (auto& ingress : m_leafSwitches)
+    {
+        for (auto& egress : m_leafSwitches)
+        {
+            if (ingress != egress)
+            {
+                t.fabricPackets += static_cast<uint32_t>(
+                    ingress->GetPacketsNumbered(egress->GetIndex()) -
+                    egress->GetReassembler().GetNextPacketId(ingress->GetIndex()));
+            }
+        }
+    }
+    t.fabricPackets -= t.transmitPendingPackets;
     for (auto& spine : m_spineSwitches)
     {
         t.spineDroppedCells += spine->GetCellsDropped();
+        t.spineDroppedBytes += spine->GetPayloadDropped();
         t.spineQueueHighWater = std::max(t.spineQueueHighWater, spine->GetQueueHighWater());
     }
     for (uint32_t i = 0; i < m_fabricDevs.GetN(); ++i)
     {
-        t.linkLostCells += DynamicCast<CellNetDevice>(m_fabricDevs.Get(i))->GetCellsLost();
+        Ptr<CellNetDevice> dev = DynamicCast<CellNetDevice>(m_fabricDevs.Get(i));
+        t.linkLostCells += dev->GetCellsLost();
+        t.linkLostBytes += dev->GetPayloadLost();
+        t.linkBytes += dev->GetPayloadInFlight();
     }
     return t;
+}
+
+double
+ScheduledFabricHelper::GetFabricBound(uint32_t packetSize, uint32_t usableLinks) const
+{
+    NS_ABORT_MSG_IF(m_leafSwitches.empty(), "ScheduledFabricHelper::GetFabricBound before Install");
+    NS_ABORT_MSG_IF(packetSize == 0, "ScheduledFabricHelper::GetFabricBound: packet size 0");
+    Ptr<ScheduledLeafSwitch> leaf = m_leafSwitches[0];
+    UintegerValue control;
+    UintegerValue batch;
+    TimeValue interval;
+    leaf->GetAttribute("ControlCellSize", control);
+    leaf->GetAttribute("GrantBatch", batch);
+    leaf->GetAttribute("RequestInterval", interval);
+    const uint64_t credit = leaf->GetScheduler(0)->GetCreditSize();
+    // A grant cell carries at least one credit, and as many as GrantBatch needs.
+    const double grantBytes = static_cast<double>(
+        std::max<uint64_t>(credit, (batch.Get() + credit - 1) / credit * credit));
+    const uint32_t links = usableLinks ? usableLinks : m_cluster.GetFabricLinksPerLeaf();
+    const double hosts = m_cluster.hostsPerLeaf;
+    const double requestsBps = interval.Get().IsStrictlyPositive()
+                                   ? hosts * control.Get() * 8.0 / interval.Get().GetSeconds()
+                                   : 0.0;
+    const double capacity = links * static_cast<double>(m_cluster.fabricLinkRate.GetBitRate());
+    const double wirePerByte =
+        static_cast<double>(leaf->GetSegmenter().GetWireBytes(packetSize)) / packetSize;
+    return (capacity - requestsBps) / (hosts * (wirePerByte + control.Get() / grantBytes));
 }
 
 void
@@ -239,40 +376,13 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
         [&os](const char* element, const std::string& index, const char* counter, int64_t value) {
             WriteStatsLine(os, element, index, counter, value);
         };
-    const Totals t = GetTotals();
-    line("fabric", "0", "offeredPackets", t.offeredPackets);
-    line("fabric", "0", "offeredBytes", t.offeredBytes);
-    line("fabric", "0", "deliveredPackets", t.deliveredPackets);
-    line("fabric", "0", "deliveredBytes", t.deliveredBytes);
-    line("fabric", "0", "droppedPackets", t.GetDroppedPackets());
-    line("fabric", "0", "droppedBytes", t.GetDroppedBytes());
-    line("fabric", "0", "linkLostCells", t.linkLostCells);
-    line("fabric", "0", "spineDroppedCells", t.spineDroppedCells);
-    line("fabric", "0", "grantedBytes", t.grantedBytes);
-    line("fabric", "0", "dequeuedBytes", t.dequeuedBytes);
-    line("fabric", "0", "waitingCreditBytes", t.waitingCreditBytes);
-    line("fabric", "0", "queuedBytes", t.queuedBytes);
+    GetTotals().ForEach(
+        [&line](const char* name, int64_t value) { line("fabric", "0", name, value); });
     for (uint32_t l = 0; l < m_leafSwitches.size(); ++l)
     {
         const std::string i = std::to_string(l);
-        const auto& c = m_leafSwitches[l]->GetCounters();
-        line("leaf", i, "offeredPackets", c.offeredPackets);
-        line("leaf", i, "offeredBytes", c.offeredBytes);
-        line("leaf", i, "deliveredPackets", c.deliveredPackets);
-        line("leaf", i, "deliveredBytes", c.deliveredBytes);
-        line("leaf", i, "unroutablePackets", c.unroutablePackets);
-        line("leaf", i, "unroutableBytes", c.unroutableBytes);
-        line("leaf", i, "voqDropPackets", c.voqDropPackets);
-        line("leaf", i, "voqDropBytes", c.voqDropBytes);
-        line("leaf", i, "egressDropPackets", c.egressDropPackets);
-        line("leaf", i, "egressDropBytes", c.egressDropBytes);
-        line("leaf", i, "reassemblyTimeouts", c.reassemblyTimeouts);
-        line("leaf", i, "reassemblyTimeoutBytes", c.reassemblyTimeoutBytes);
-        line("leaf", i, "dataCellsSent", c.dataCellsSent);
-        line("leaf", i, "requestsSent", c.requestsSent);
-        line("leaf", i, "grantsReceived", c.grantsReceived);
-        line("leaf", i, "cellsNoPath", c.cellsNoPath);
-        line("leaf", i, "requestRefreshes", c.requestRefreshes);
+        m_leafSwitches[l]->GetCounters().ForEach(
+            [&line, &i](const char* name, uint64_t value) { line("leaf", i, name, value); });
         Ptr<VoqQueueDisc> voq = m_leafSwitches[l]->GetVoqQueueDisc();
         line("leaf", i, "voqBufferHighWater", voq->GetBufferHighWater());
         line("leaf", i, "voqPauses", voq->GetPauses());
@@ -285,6 +395,8 @@ ScheduledFabricHelper::WriteStats(std::ostream& os) const
             line("scheduler", ip, "grantedBytes", s->GetGrantedBytes());
             line("scheduler", ip, "skippedTurns", s->GetSkippedTurns());
             line("scheduler", ip, "grantRefreshes", s->GetGrantRefreshes());
+            line("scheduler", ip, "windowStalls", s->GetWindowStalls());
+            line("scheduler", ip, "writtenOffBytes", s->GetWrittenOffBytes());
         }
         for (uint32_t p = 0; p < m_leafSwitches[l]->GetNFabricPorts(); ++p)
         {

@@ -11,6 +11,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/scheduled-leaf-switch.h"
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -35,39 +36,77 @@ namespace ns3
 class ScheduledFabricHelper : public ClusterFabricHelper
 {
   public:
-    /// Fabric-wide totals (sums over all leaves, spines and fabric links).
+    /**
+     * Fabric-wide totals (sums over all leaves, spines and fabric links), with
+     * everything the conservation of packets and bytes needs: every offered
+     * packet is delivered, queued in one place, or dropped for a counted reason.
+     * Bytes are IPv4 packet bytes; a packet lost in the fabric is counted in
+     * bytes where each of its cells went (lost on a link, dropped at a spine,
+     * discarded at reassembly, or held at reassembly when it timed out) and in
+     * packets once, as a reassembly timeout.
+     */
     struct Totals
     {
-        uint64_t offeredPackets{0};         //!< packets from hosts into leaves
-        uint64_t offeredBytes{0};           //!< their bytes
-        uint64_t deliveredPackets{0};       //!< packets from leaves to hosts
-        uint64_t deliveredBytes{0};         //!< their bytes
+        uint64_t offeredPackets{0};   //!< packets from hosts into leaves
+        uint64_t offeredBytes{0};     //!< their bytes
+        uint64_t deliveredPackets{0}; //!< packets from leaves to hosts
+        uint64_t deliveredBytes{0};   //!< their bytes
+        // Queued now
+        uint64_t queuedPackets{0};          //!< in VOQs
+        uint64_t queuedBytes{0};            //!< in VOQs
+        uint64_t transmitPendingPackets{0}; //!< partly cut into cells, waiting for room
+        uint64_t transmitPendingBytes{0};   //!< their bytes not yet in cells
+        uint64_t fabricPackets{0};          //!< sent into the fabric, not yet released or given up
+        uint64_t linkBytes{0};              //!< in data cells queued at or crossing fabric links
+        uint64_t reassemblyPackets{0};      //!< held at reassembly
+        uint64_t reassemblyBytes{0};        //!< their bytes received so far
+        // Dropped
         uint64_t voqDropPackets{0};         //!< dropped by a full VOQ buffer
         uint64_t voqDropBytes{0};           //!< their bytes
         uint64_t egressDropPackets{0};      //!< refused by a leaf host port
         uint64_t egressDropBytes{0};        //!< their bytes
         uint64_t unroutablePackets{0};      //!< no route
         uint64_t unroutableBytes{0};        //!< their bytes
-        uint64_t reassemblyTimeouts{0};     //!< given up at reassembly
-        uint64_t reassemblyTimeoutBytes{0}; //!< their bytes, where a cell of them arrived
-        uint64_t spineDroppedCells{0};      //!< dropped at spines
-        uint64_t linkLostCells{0};          //!< lost on failed links
-        uint64_t noPathCells{0};            //!< no fabric link towards their leaf
-        uint64_t dataCells{0};              //!< data cells sprayed
-        uint64_t grantedBytes{0};           //!< credit granted by all schedulers
-        uint64_t dequeuedBytes{0};          //!< bytes dequeued from all VOQs
-        int64_t waitingCreditBytes{0};      //!< credit balance left at VOQs (may be < 0)
-        uint64_t queuedBytes{0};            //!< bytes still in VOQs
-        uint64_t spineQueueHighWater{0};    //!< largest spine output queue, bytes
-        uint64_t voqPauses{0};              //!< PFC pauses requested by VOQ buffers
-        uint64_t requestRefreshes{0};       //!< requests repeated by credit watchdogs
-        uint64_t grantRefreshes{0};         //!< grants repeated by schedulers
+        uint64_t reassemblyTimeouts{0};     //!< packets given up at reassembly
+        uint64_t reassemblyTimeoutBytes{0}; //!< their bytes that had arrived
+        uint64_t linkLostCells{0};          //!< cells lost on failed links
+        uint64_t linkLostBytes{0};          //!< packet bytes in them
+        uint64_t spineDroppedCells{0};      //!< cells dropped at spines
+        uint64_t spineDroppedBytes{0};      //!< packet bytes in them
+        uint64_t beyondWindowCells{0};      //!< discarded at reassembly: beyond the reorder window
+        uint64_t beyondWindowBytes{0};      //!< their bytes
+        uint64_t lateCells{0};              //!< discarded at reassembly: packet given up
+        uint64_t lateBytes{0};              //!< their bytes
+        uint64_t duplicateCells{0};         //!< discarded at reassembly: packet complete
+        uint64_t duplicateBytes{0};         //!< their bytes
+        uint64_t noPathCells{0};            //!< control cells with no link towards their leaf
+        // Credit and flow control
+        uint64_t dataCells{0};           //!< data cells sprayed
+        uint64_t grantedBytes{0};        //!< credit granted by all schedulers
+        uint64_t dequeuedBytes{0};       //!< bytes dequeued from all VOQs
+        int64_t waitingCreditBytes{0};   //!< credit balance left at VOQs (may be < 0)
+        uint64_t windowStalls{0};        //!< grants held back by credit windows
+        uint64_t writtenOffBytes{0};     //!< credit written off after WindowTimeout
+        uint64_t transmitStalls{0};      //!< packets that waited for fabric-port room
+        uint64_t fabricPortHighWater{0}; //!< largest leaf fabric-port queue, bytes
+        uint64_t spineQueueHighWater{0}; //!< largest spine output queue, bytes
+        uint64_t voqPauses{0};           //!< PFC pauses requested by VOQ buffers
+        uint64_t requestRefreshes{0};    //!< requests repeated by credit watchdogs
+        uint64_t grantRefreshes{0};      //!< grants repeated by schedulers
 
+        /**
+         * Visit every total by name (for CSV and JSON output).
+         * \param visit called with each name and value
+         */
+        void ForEach(const std::function<void(const char*, int64_t)>& visit) const;
         /// \return packets dropped anywhere, counted
         uint64_t GetDroppedPackets() const;
-        /// \return bytes of dropped packets (a packet of which no cell reached
-        /// reassembly is counted in packets only: the egress never saw its size)
+        /// \return bytes dropped anywhere, counted
         uint64_t GetDroppedBytes() const;
+        /// \return offered - delivered - queued - dropped packets (0 when every one is counted)
+        int64_t GetUnaccountedPackets() const;
+        /// \return offered - delivered - queued - dropped bytes (0 when every one is counted)
+        int64_t GetUnaccountedBytes() const;
     };
 
     ScheduledFabricHelper();
@@ -98,10 +137,29 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      * \param at delay from now (as Simulator::Schedule; not negative)
      * \param up new state
      */
-    void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up);
+    void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up) override;
 
     /// \return totals over the whole fabric
     Totals GetTotals() const;
+
+    /**
+     * The fabric's goodput bound per host when every leaf sends and receives
+     * packets of one size at the same rate (a permutation or an all-to-all of
+     * long flows), from the cell arithmetic and the control cells: a leaf's
+     * fabric links carry, per packet of P bytes, its cells (P + ceil(P / CellPayload)
+     * x CellHeader bytes, or padded cells) and, for the traffic it receives, one
+     * grant cell of ControlCellSize per CreditSize (or GrantBatch) granted, plus
+     * one request cell per RequestInterval per busy VOQ (one VOQ per host):
+     *
+     *   bound = (links x rate - hosts x ControlCellSize x 8 / RequestInterval)
+     *           / (hosts x (wire(P) / P + ControlCellSize / grantBytes))
+     *
+     * in IPv4 packet bits per second per host. Call after Install.
+     * \param packetSize IPv4 packet bytes
+     * \param usableLinks fabric links per leaf in use (0: all of them)
+     * \return the bound, bit/s of packet bytes per host
+     */
+    double GetFabricBound(uint32_t packetSize, uint32_t usableLinks = 0) const;
 
     /// Write every counter of every leaf, host port scheduler, spine and fabric link.
     void WriteStats(std::ostream& os) const override;

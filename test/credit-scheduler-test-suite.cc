@@ -219,13 +219,14 @@ class CreditRefreshTestCase : public TestCase
 };
 
 /// The credit window: grants stop while CreditWindow granted bytes have not
-/// arrived, resume as they arrive, and what stays outstanding for WindowTimeout
-/// with nothing arriving is written off.
+/// arrived, resume as they arrive, and what has not arrived WindowTimeout after
+/// its grant is written off.
 class CreditWindowTestCase : public TestCase
 {
   public:
     CreditWindowTestCase()
-        : TestCase("credit window: self-clocked by arrivals, written off after WindowTimeout")
+        : TestCase("credit window: self-clocked by arrivals, unarrived grants written off after "
+                   "WindowTimeout")
     {
     }
 
@@ -247,8 +248,9 @@ class CreditWindowTestCase : public TestCase
         // One credit arrives: one more grant, and the window is full again.
         Simulator::Schedule(MicroSeconds(1), &CreditScheduler::NotifyArrival, s, 1024);
         Simulator::Schedule(MicroSeconds(2), sample);
-        // Nothing more arrives: at 1 us + 100 us the 4096 B outstanding are
-        // written off and four more grants follow.
+        // Nothing more arrives: WindowTimeout (100 us, aged in eighths) after
+        // they were granted, the 4096 B outstanding are written off and four more
+        // grants follow.
         Simulator::Schedule(MicroSeconds(100), sample);
         Simulator::Schedule(MicroSeconds(102), sample);
         Simulator::Stop(MicroSeconds(103));

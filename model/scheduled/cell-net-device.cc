@@ -92,12 +92,6 @@ CellNetDevice::SendCell(const FabricCell& cell)
     {
         m_peer = m_channel->GetPeer(this);
     }
-    if (!m_channel->IsUp())
-    {
-        m_cellsLost++;
-        m_lostTrace(m_port, cell);
-        return false;
-    }
     const __int128 nowFs = NowInFemtoSeconds();
     const __int128 startFs = std::max(nowFs, m_busyUntilFs);
     const uint64_t backlog =
@@ -108,12 +102,23 @@ CellNetDevice::SendCell(const FabricCell& cell)
         static_cast<int64_t>((static_cast<__int128>(cell.wireBytes) * 8 * FEMTOSECONDS_PER_SECOND) /
                              m_rate.GetBitRate());
     m_busyUntilFs = startFs + txFs;
+    if (!m_channel->IsUp())
+    {
+        // A sender that has not noticed the failure still serialises the cell at
+        // the link rate, into nothing: losses before detection are rate x time.
+        NS_LOG_LOGIC("port " << m_port << ": link down, cell lost");
+        m_cellsLost++;
+        m_payloadLost += cell.payload;
+        m_lostTrace(m_port, cell);
+        return false;
+    }
     const __int128 arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
     m_cellsSent++;
     m_bytesSent += cell.wireBytes;
     if (cell.type == FabricCell::DATA)
     {
         m_dataCellsSent++;
+        m_payloadInFlight += cell.payload;
     }
     m_txTrace(m_port, cell);
     // Cells leave a FIFO link in order, so only the head of the in-flight list
@@ -150,6 +155,7 @@ CellNetDevice::DeliverHead(uint32_t generation)
     }
     FabricCell cell = std::move(m_inFlight.front().second);
     m_inFlight.pop_front();
+    m_payloadInFlight -= cell.payload;
     if (!m_inFlight.empty())
     {
         ScheduleHead();
@@ -252,9 +258,11 @@ CellNetDevice::NotifyLinkChange()
         for (const auto& entry : m_inFlight)
         {
             m_cellsLost++;
+            m_payloadLost += entry.second.payload;
             m_lostTrace(m_port, entry.second);
         }
         m_inFlight.clear();
+        m_payloadInFlight = 0;
     }
     for (auto& cb : m_linkChangeCb)
     {
@@ -290,6 +298,18 @@ uint64_t
 CellNetDevice::GetCellsLost() const
 {
     return m_cellsLost;
+}
+
+uint64_t
+CellNetDevice::GetPayloadLost() const
+{
+    return m_payloadLost;
+}
+
+uint64_t
+CellNetDevice::GetPayloadInFlight() const
+{
+    return m_payloadInFlight;
 }
 
 uint64_t

@@ -62,7 +62,8 @@ class CellNetDevice : public NetDevice
     /**
      * Queue a cell for transmission.
      * \param cell the cell
-     * \return false if the link is down (the cell is counted as lost)
+     * \return false if the link is down (the cell still takes its serialisation
+     *         time, and is counted as lost)
      */
     bool SendCell(const FabricCell& cell);
 
@@ -113,6 +114,10 @@ class CellNetDevice : public NetDevice
     uint64_t GetCellsReceived() const;
     /// \return cells lost: refused while down, or in flight when the link failed
     uint64_t GetCellsLost() const;
+    /// \return packet bytes carried by the data cells among them
+    uint64_t GetPayloadLost() const;
+    /// \return packet bytes carried by data cells queued or on the wire now
+    uint64_t GetPayloadInFlight() const;
     /// \return highest backlog seen at a send, in bytes
     uint64_t GetBacklogHighWater() const;
 
@@ -167,18 +172,20 @@ class CellNetDevice : public NetDevice
     uint64_t m_fsPerByteNum{0}; //!< 8e15 (fs*bits per byte), for exact times
     __int128 m_busyUntilFs{0};  //!< departure clock, femtoseconds (128 bits: no overflow)
     std::deque<std::pair<__int128, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
-    uint32_t m_generation{0};                              //!< bumped when in-flight cells are lost
-    CellReceiveCallback m_rxCallback;                      //!< to the switch
-    std::vector<Callback<void>> m_linkChangeCb;            //!< link change listeners
-    uint64_t m_cellsSent{0};                               //!< counter
-    uint64_t m_bytesSent{0};                               //!< counter
-    uint64_t m_dataCellsSent{0};                           //!< counter
-    uint64_t m_cellsReceived{0};                           //!< counter
-    uint64_t m_cellsLost{0};                               //!< counter
-    uint64_t m_backlogHighWater{0};                        //!< bytes
-    uint64_t m_queueLimit{0};                              //!< bytes (0: none)
-    TracedCallback<uint32_t, const FabricCell&> m_txTrace; //!< cell sent
-    TracedCallback<uint32_t, const FabricCell&> m_rxTrace; //!< cell received
+    uint32_t m_generation{0};                   //!< bumped when in-flight cells are lost
+    CellReceiveCallback m_rxCallback;           //!< to the switch
+    std::vector<Callback<void>> m_linkChangeCb; //!< link change listeners
+    uint64_t m_cellsSent{0};                    //!< counter
+    uint64_t m_bytesSent{0};                    //!< counter
+    uint64_t m_dataCellsSent{0};                //!< counter
+    uint64_t m_cellsReceived{0};                //!< counter
+    uint64_t m_cellsLost{0};                    //!< counter
+    uint64_t m_payloadLost{0};                  //!< data cell bytes lost
+    uint64_t m_payloadInFlight{0};              //!< data cell bytes queued or on the wire
+    uint64_t m_backlogHighWater{0};             //!< bytes
+    uint64_t m_queueLimit{0};                   //!< bytes (0: none)
+    TracedCallback<uint32_t, const FabricCell&> m_txTrace;   //!< cell sent
+    TracedCallback<uint32_t, const FabricCell&> m_rxTrace;   //!< cell received
     TracedCallback<uint32_t, const FabricCell&> m_lostTrace; //!< cell lost on the link
 };
 

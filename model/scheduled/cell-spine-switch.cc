@@ -113,6 +113,7 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     if (links.empty())
     {
         m_dropped++;
+        m_droppedPayload += cell.payload;
         m_dropTrace(port, cell);
         return;
     }
@@ -130,6 +131,7 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     if (cell.type == FabricCell::DATA && backlog + cell.wireBytes > m_maxQueue)
     {
         m_dropped++;
+        m_droppedPayload += cell.payload;
         m_dropTrace(port, cell);
         return;
     }
@@ -210,6 +212,12 @@ uint64_t
 CellSpineSwitch::GetCellsDropped() const
 {
     return m_dropped;
+}
+
+uint64_t
+CellSpineSwitch::GetPayloadDropped() const
+{
+    return m_droppedPayload;
 }
 
 uint64_t

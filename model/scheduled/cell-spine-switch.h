@@ -85,6 +85,8 @@ class CellSpineSwitch : public Object
     uint64_t GetCellsForwarded() const;
     /// \return cells dropped (queue full or no link)
     uint64_t GetCellsDropped() const;
+    /// \return packet bytes carried by the data cells among them
+    uint64_t GetPayloadDropped() const;
     /// \return highest output queue occupancy seen, bytes
     uint64_t GetQueueHighWater() const;
 
@@ -110,6 +112,7 @@ class CellSpineSwitch : public Object
     std::vector<EventId> m_recomputeEvents;                  //!< reach updates still due
     uint64_t m_forwarded{0};                                 //!< counter
     uint64_t m_dropped{0};                                   //!< counter
+    uint64_t m_droppedPayload{0};                            //!< data cell bytes dropped
     uint64_t m_highWater{0};                                 //!< bytes
     TracedCallback<uint32_t, uint64_t> m_depthTrace;         //!< output queue depth at each enqueue
     TracedCallback<uint32_t, const FabricCell&> m_dropTrace; //!< drops

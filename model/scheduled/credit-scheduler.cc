@@ -97,8 +97,8 @@ CreditScheduler::GetTypeId()
                           MakeTimeAccessor(&CreditScheduler::m_windowTime),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("WindowTimeout",
-                          "With the window full and nothing arriving for this long, the "
-                          "bytes still outstanding are written off as lost",
+                          "Granted bytes that have not arrived this long after their grant "
+                          "are written off as lost (the credit window no longer counts them)",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&CreditScheduler::m_windowTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
@@ -204,7 +204,6 @@ void
 CreditScheduler::NotifyArrival(uint64_t bytes)
 {
     m_arrived += bytes;
-    m_lastArrival = Simulator::Now().GetTimeStep();
     if (m_windowStalled && GetOutstandingBytes() < static_cast<int64_t>(m_window))
     {
         NS_LOG_LOGIC("window open again: " << GetOutstandingBytes() << " B outstanding");
@@ -215,27 +214,61 @@ CreditScheduler::NotifyArrival(uint64_t bytes)
 }
 
 void
+CreditScheduler::RecordGrant(uint64_t bytes)
+{
+    Age();
+    m_recent[m_bucket] += bytes;
+}
+
+void
+CreditScheduler::Age()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t width = std::max<int64_t>(1, m_windowTimeout.GetTimeStep() / AGE_BUCKETS);
+    if (now < m_bucketEnd)
+    {
+        return;
+    }
+    // Buckets older than WindowTimeout forget their grants.
+    const int64_t passed = (now - m_bucketEnd) / width + 1;
+    for (int64_t k = 0; k < std::min<int64_t>(passed, AGE_BUCKETS); ++k)
+    {
+        m_bucket = (m_bucket + 1) % AGE_BUCKETS;
+        m_recent[m_bucket] = 0;
+    }
+    m_bucketEnd += passed * width;
+    uint64_t recent = 0;
+    for (uint64_t bytes : m_recent)
+    {
+        recent += bytes;
+    }
+    // Everything granted before the recent buckets has arrived or was lost.
+    const uint64_t old = m_grantedTotal - std::min(m_grantedTotal, recent);
+    if (old > m_arrived)
+    {
+        NS_LOG_LOGIC("writes off " << old - m_arrived << " B granted over "
+                                   << m_windowTimeout.As(Time::US) << " ago");
+        m_writtenOff += old - m_arrived;
+        m_arrived = old;
+    }
+}
+
+void
 CreditScheduler::CheckWindow()
 {
     if (!m_windowStalled)
     {
         return;
     }
-    const int64_t quiet = Simulator::Now().GetTimeStep() - m_lastArrival;
-    if (quiet < m_windowTimeout.GetTimeStep())
+    Age();
+    if (GetOutstandingBytes() < static_cast<int64_t>(m_window))
     {
-        m_windowCheck = Simulator::Schedule(TimeStep(m_windowTimeout.GetTimeStep() - quiet),
-                                            &CreditScheduler::CheckWindow,
-                                            this);
+        m_windowStalled = false;
+        Kick();
         return;
     }
-    // Nothing arrived for a WindowTimeout: what is outstanding was lost.
-    NS_LOG_LOGIC("window full and quiet for " << m_windowTimeout.As(Time::US) << ": writes off "
-                                              << GetOutstandingBytes() << " B");
-    m_writtenOff += static_cast<uint64_t>(std::max<int64_t>(0, GetOutstandingBytes()));
-    m_arrived = std::max(m_arrived, m_grantedTotal);
-    m_windowStalled = false;
-    Kick();
+    m_windowCheck =
+        Simulator::Schedule(m_windowTimeout / AGE_BUCKETS, &CreditScheduler::CheckWindow, this);
 }
 
 void
@@ -336,6 +369,10 @@ CreditScheduler::Tick()
         m_running = false;
         return;
     }
+    if (m_window != 0)
+    {
+        Age();
+    }
     if (m_window != 0 && GetOutstandingBytes() >= static_cast<int64_t>(m_window))
     {
         // Self-clocking: the next grant waits for granted bytes to arrive.
@@ -345,8 +382,9 @@ CreditScheduler::Tick()
         m_running = false;
         if (!m_windowCheck.IsRunning())
         {
-            m_windowCheck =
-                Simulator::Schedule(m_windowTimeout, &CreditScheduler::CheckWindow, this);
+            m_windowCheck = Simulator::Schedule(m_windowTimeout / AGE_BUCKETS,
+                                                &CreditScheduler::CheckWindow,
+                                                this);
         }
         return;
     }
@@ -366,6 +404,7 @@ CreditScheduler::Tick()
         e.granted += grant;
         turnBytes = grant;
         m_grantedTotal += grant;
+        RecordGrant(grant);
         m_grants++;
         if (m_classMode == WEIGHTED)
         {

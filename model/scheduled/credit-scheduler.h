@@ -38,8 +38,10 @@ namespace ns3
  * carries less than the port rate (a fabric speedup below 1, failed links, a
  * congested ingress), grants slow to what it does carry, and at most
  * CreditWindow bytes for the port are anywhere between the ingress VOQs and the
- * egress leaf. Bytes lost with a failed link would hold the window shut: after
- * WindowTimeout with the window full and nothing arriving, they are written off.
+ * egress leaf. A granted byte has arrived (or been lost with a failed link)
+ * within WindowTimeout, far longer than any trip through the fabric: bytes
+ * granted longer ago that have not arrived are written off, so losses cannot
+ * hold the window shut.
  */
 class CreditScheduler : public Object
 {
@@ -135,7 +137,11 @@ class CreditScheduler : public Object
     void Kick();
     /// \return a class with demand chosen by the class mode, or -1
     int32_t PickClass();
-    /// The window has been full for WindowTimeout with nothing arriving?
+    /// Write off what was granted more than WindowTimeout ago and has not arrived.
+    void Age();
+    /// Count granted bytes in the current age bucket.
+    void RecordGrant(uint64_t bytes);
+    /// The window was full: look again now that grants have aged.
     void CheckWindow();
 
     /// Per-VOQ state.
@@ -146,17 +152,21 @@ class CreditScheduler : public Object
         bool active{false};    //!< on its class's round-robin list
     };
 
-    uint32_t m_creditSize;                      //!< attribute CreditSize
-    double m_overGrant;                         //!< attribute OverGrant
-    ClassMode m_classMode;                      //!< attribute ClassMode
-    std::string m_weightsText;                  //!< attribute ClassWeights
-    Time m_queueTime;                           //!< attribute EgressQueueTime
-    uint64_t m_queueLimit;                      //!< attribute EgressQueueLimit
-    uint64_t m_window;                          //!< attribute CreditWindow
-    Time m_windowTime;                          //!< attribute CreditWindowTime
-    Time m_windowTimeout;                       //!< attribute WindowTimeout
-    uint64_t m_arrived{0};                      //!< bytes arrived (or given up)
-    int64_t m_lastArrival{0};                   //!< time of the last arrival (time steps)
+    uint32_t m_creditSize;     //!< attribute CreditSize
+    double m_overGrant;        //!< attribute OverGrant
+    ClassMode m_classMode;     //!< attribute ClassMode
+    std::string m_weightsText; //!< attribute ClassWeights
+    Time m_queueTime;          //!< attribute EgressQueueTime
+    uint64_t m_queueLimit;     //!< attribute EgressQueueLimit
+    uint64_t m_window;         //!< attribute CreditWindow
+    Time m_windowTime;         //!< attribute CreditWindowTime
+    Time m_windowTimeout;      //!< attribute WindowTimeout
+    uint64_t m_arrived{0};     //!< bytes arrived (or given up)
+    /// Age buckets over WindowTimeout.
+    static constexpr uint32_t AGE_BUCKETS = 8;
+    uint64_t m_recent[AGE_BUCKETS]{};           //!< bytes granted per age bucket
+    uint32_t m_bucket{0};                       //!< current age bucket
+    int64_t m_bucketEnd{0};                     //!< when it ends (time steps)
     bool m_windowStalled{false};                //!< the window stopped the grants
     EventId m_windowCheck;                      //!< write-off check
     uint64_t m_windowStalls{0};                 //!< counter

@@ -662,6 +662,40 @@ ScheduledLeafSwitch::Pfc(uint32_t port, uint8_t tc, bool pause)
     }
 }
 
+void
+ScheduledLeafSwitch::Counters::ForEach(
+    const std::function<void(const char*, uint64_t)>& visit) const
+{
+    visit("offeredPackets", offeredPackets);
+    visit("offeredBytes", offeredBytes);
+    visit("deliveredPackets", deliveredPackets);
+    visit("deliveredBytes", deliveredBytes);
+    visit("unroutablePackets", unroutablePackets);
+    visit("unroutableBytes", unroutableBytes);
+    visit("voqDropPackets", voqDropPackets);
+    visit("voqDropBytes", voqDropBytes);
+    visit("egressDropPackets", egressDropPackets);
+    visit("egressDropBytes", egressDropBytes);
+    visit("reassemblyTimeouts", reassemblyTimeouts);
+    visit("reassemblyTimeoutBytes", reassemblyTimeoutBytes);
+    visit("beyondWindowCells", beyondWindowCells);
+    visit("beyondWindowBytes", beyondWindowBytes);
+    visit("lateCells", lateCells);
+    visit("lateBytes", lateBytes);
+    visit("duplicateCells", duplicateCells);
+    visit("duplicateBytes", duplicateBytes);
+    visit("reassemblyHeldPackets", reassemblyHeldPackets);
+    visit("reassemblyHeldBytes", reassemblyHeldBytes);
+    visit("dataCellsSent", dataCellsSent);
+    visit("requestsSent", requestsSent);
+    visit("grantsReceived", grantsReceived);
+    visit("cellsNoPath", cellsNoPath);
+    visit("transmitPendingPackets", transmitPendingPackets);
+    visit("transmitPendingBytes", transmitPendingBytes);
+    visit("transmitStalls", transmitStalls);
+    visit("requestRefreshes", requestRefreshes);
+}
+
 ScheduledLeafSwitch::Counters
 ScheduledLeafSwitch::GetCounters() const
 {
@@ -728,6 +762,12 @@ const CellSegmenter&
 ScheduledLeafSwitch::GetSegmenter() const
 {
     return *m_segmenter;
+}
+
+uint32_t
+ScheduledLeafSwitch::GetPacketsNumbered(uint32_t dstLeaf) const
+{
+    return m_tx->GetPacketsNumbered(dstLeaf);
 }
 
 const CellReassembler&

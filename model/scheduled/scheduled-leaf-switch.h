@@ -18,6 +18,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -108,6 +109,12 @@ class ScheduledLeafSwitch : public Object
         uint64_t transmitPendingBytes{0};   //!< their bytes not yet sent
         uint64_t transmitStalls{0};         //!< times a packet waited for room
         uint64_t requestRefreshes{0};       //!< requests repeated by the credit watchdog
+
+        /**
+         * Visit every counter by name (for CSV and JSON output).
+         * \param visit called with each name and value
+         */
+        void ForEach(const std::function<void(const char*, uint64_t)>& visit) const;
     };
 
     /// TracedCallback signature for packets: (port, packet).
@@ -167,6 +174,8 @@ class ScheduledLeafSwitch : public Object
     Ptr<NetDevice> GetHostPort(uint32_t port) const;
     /// \return the segmenter in use
     const CellSegmenter& GetSegmenter() const;
+    /// \param dstLeaf a leaf \return packets this leaf has started sending to it (32-bit, wraps)
+    uint32_t GetPacketsNumbered(uint32_t dstLeaf) const;
     /// \return the reassembler (egress)
     const CellReassembler& GetReassembler() const;
     /// \return this leaf's index
