@@ -162,11 +162,6 @@ ScheduledFabricHelper::CreateSwitches()
         m_leaves.Get(l)->AggregateObject(leaf);
         m_leafSwitches.push_back(leaf);
     }
-    const CellSegmenter& seg = m_leafSwitches[0]->GetSegmenter();
-    for (auto& spine : m_spineSwitches)
-    {
-        spine->SetCellSize(seg.GetCellPayload() + seg.GetCellHeader());
-    }
 }
 
 void
@@ -207,6 +202,18 @@ ScheduledFabricHelper::CreateFabricLinks()
                 m_channels.push_back(channel);
             }
         }
+    }
+    // Spines size their flow control for the leaves that feed them.
+    Ptr<ScheduledLeafSwitch> leaf0 = m_leafSwitches[0];
+    const CellSegmenter& seg = leaf0->GetSegmenter();
+    for (auto& spine : m_spineSwitches)
+    {
+        spine->SetFabric(seg.GetCellPayload() + seg.GetCellHeader(),
+                         leaf0->GetControlCellSize(),
+                         (m_cluster.leaves - 1) * m_cluster.linksPerLeafSpine,
+                         leaf0->GetFabricPortQueueLimit(),
+                         m_cluster.fabricLinkRate,
+                         m_cluster.fabricLinkDelay);
     }
     for (auto& leaf : m_leafSwitches)
     {

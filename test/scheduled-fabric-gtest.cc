@@ -232,14 +232,34 @@ TEST(UdpLineRateSource, DisposedBeforeStartSendsNothing)
     Simulator::Destroy();
 }
 
-TEST(ScheduledFabricDeathTest, SpineQueueBelowOneCell)
+TEST(ScheduledFabricDeathTest, SpineQueueBelowLosslessBound)
 {
     auto build = []() {
         ScheduledFabricHelper h;
-        h.SetSpineAttribute("MaxQueueBytes", UintegerValue(271));
+        h.SetSpineAttribute("MaxQueueBytes", UintegerValue(40000));
         h.Install(Small());
     };
-    EXPECT_DEATH(build(), "MaxQueueBytes=271 is below one cell");
+    EXPECT_DEATH(build(), "MaxQueueBytes=40000 is below the lossless bound");
+}
+
+TEST(ScheduledFabricDeathTest, SpineXonNotBelowXoff)
+{
+    auto build = []() {
+        ScheduledFabricHelper h;
+        h.SetSpineAttribute("FlowControlXon", UintegerValue(32768));
+        h.Install(Small());
+    };
+    EXPECT_DEATH(build(), "FlowControlXon=32768 must be below FlowControlXoff=32768");
+}
+
+TEST(ScheduledFabricDeathTest, FabricPortQueueBelowTwoCells)
+{
+    auto build = []() {
+        ScheduledFabricHelper h;
+        h.SetLeafAttribute("FabricPortQueueLimit", UintegerValue(500));
+        h.Install(Small());
+    };
+    EXPECT_DEATH(build(), "FabricPortQueueLimit=500 must hold at least two full cells");
 }
 
 TEST(ScheduledFabricDeathTest, CreditGatedWithoutCreditSource)

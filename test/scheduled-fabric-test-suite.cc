@@ -804,39 +804,6 @@ class CreditWatchdogTestCase : public FabricTestCase
     }
 };
 
-/// A spine whose output queue is made too small drops cells: every drop is
-/// counted at the spine, and every packet it broke is counted at reassembly.
-class SpineDropTestCase : public FabricTestCase
-{
-  public:
-    SpineDropTestCase()
-        : FabricTestCase("spine queue too small: drops counted, packets accounted")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        FabricRun run;
-        run.cluster = SmallCluster(9, 1, 2);
-        for (uint32_t s = 1; s <= 8; ++s)
-        {
-            run.flows.emplace_back(s, 0);
-        }
-        run.stop = MicroSeconds(60);
-        run.end = MicroSeconds(1000);
-        run.helper.SetSpineAttribute("MaxQueueBytes", UintegerValue(300));
-        run.Execute();
-        const auto& t = run.totals;
-        std::cout << "spine drops: cells dropped " << t.spineDroppedCells
-                  << ", reassembly timeouts " << t.reassemblyTimeouts << ", offered "
-                  << t.offeredPackets << ", delivered " << t.deliveredPackets << std::endl;
-        NS_TEST_EXPECT_MSG_GT(t.spineDroppedCells, 0, "drops counted at the spine");
-        NS_TEST_EXPECT_MSG_GT(t.reassemblyTimeouts, 0, "broken packets counted");
-        CheckConservation(t, true);
-    }
-};
-
 /// Ingress buffer exhausted: the leaf pauses the sending hosts (PFC) and nothing
 /// is dropped; the egress stays busy.
 class PfcTestCase : public FabricTestCase
@@ -1138,7 +1105,6 @@ class ScheduledFabricTestSuite : public TestSuite
         AddTestCase(new PfcTestCase(), TestCase::QUICK);
         AddTestCase(new IncastLinkFailureTestCase(), TestCase::QUICK);
         AddTestCase(new CreditWatchdogTestCase(), TestCase::QUICK);
-        AddTestCase(new SpineDropTestCase(), TestCase::QUICK);
         AddTestCase(new DeterminismTestCase(), TestCase::QUICK);
         AddTestCase(new TrafficClassTestCase("StrictPriority"), TestCase::QUICK);
         AddTestCase(new TrafficClassTestCase("Weighted"), TestCase::QUICK);

@@ -33,11 +33,26 @@ CellSpineSwitch::GetTypeId()
                           MakeTimeAccessor(&CellSpineSwitch::m_detectionDelay),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("MaxQueueBytes",
-                          "Bytes an output queue may hold; a data cell beyond is dropped and "
-                          "counted (control cells are always queued)",
-                          UintegerValue(256 * 1024),
+                          "Bytes an output queue may hold (0: FlowControlXoff plus what the "
+                          "feeding links can still bring after it, the lossless bound; a "
+                          "smaller value is refused)",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&CellSpineSwitch::m_maxQueue),
+                          MakeUintegerChecker<uint64_t>())
+            // Assumption: a few tens of cells, small against a spine's buffer and
+            // far above the queue of even spraying (a few cells per link).
+            .AddAttribute("FlowControlXoff",
+                          "Output queue bytes at which the leaves are told to stop sending "
+                          "data cells for that link's leaf",
+                          UintegerValue(32 * 1024),
+                          MakeUintegerAccessor(&CellSpineSwitch::m_xoff),
                           MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("FlowControlXon",
+                          "Output queue bytes, below FlowControlXoff, at which they are told "
+                          "to go on",
+                          UintegerValue(16 * 1024),
+                          MakeUintegerAccessor(&CellSpineSwitch::m_xon),
+                          MakeUintegerChecker<uint64_t>())
             .AddTraceSource("QueueDepth",
                             "Output queue bytes after a cell was queued (port, bytes)",
                             MakeTraceSourceAccessor(&CellSpineSwitch::m_depthTrace),
@@ -45,7 +60,12 @@ CellSpineSwitch::GetTypeId()
             .AddTraceSource("CellDrop",
                             "A cell was dropped (input port, cell)",
                             MakeTraceSourceAccessor(&CellSpineSwitch::m_dropTrace),
-                            "ns3::CellSpineSwitch::CellTracedCallback");
+                            "ns3::CellSpineSwitch::CellTracedCallback")
+            .AddTraceSource("FlowControl",
+                            "The leaves were told to stop (true) or go on (false) sending "
+                            "data cells for a leaf (destination leaf, stop)",
+                            MakeTraceSourceAccessor(&CellSpineSwitch::m_fcTrace),
+                            "ns3::CellSpineSwitch::FlowControlTracedCallback");
     return tid;
 }
 
@@ -65,8 +85,13 @@ CellSpineSwitch::DoDispose()
     {
         e.Cancel();
     }
+    for (auto& e : m_drainCheck)
+    {
+        e.Cancel();
+    }
     m_ports.clear();
     m_reachCbs.clear();
+    m_fcCbs.clear();
     Object::DoDispose();
 }
 
@@ -76,19 +101,54 @@ CellSpineSwitch::Setup(uint32_t leaves, uint32_t index)
     NS_ABORT_MSG_IF(leaves == 0, "CellSpineSwitch: leaves must be at least 1, got 0");
     m_index = index;
     m_toLeaf.assign(leaves, std::vector<uint32_t>());
+    m_allToLeaf.assign(leaves, std::vector<uint32_t>());
     m_rr.assign(leaves, 0);
+    m_stopped.assign(leaves, 0);
+    m_drainCheck.assign(leaves, EventId());
 }
 
 void
-CellSpineSwitch::SetCellSize(uint32_t cellBytes)
+CellSpineSwitch::SetFabric(uint32_t cellBytes,
+                           uint32_t controlCellBytes,
+                           uint32_t feedingLinks,
+                           uint64_t leafQueueLimit,
+                           DataRate rate,
+                           Time delay)
 {
-    // A queue that cannot hold one full cell drops every data cell of a packet
-    // that needs a full cell: nothing but short packets would ever cross.
-    NS_ABORT_MSG_IF(m_maxQueue < cellBytes,
-                    "CellSpineSwitch: MaxQueueBytes=" << m_maxQueue
-                                                      << " is below one cell (CellPayload + "
-                                                         "CellHeader = "
-                                                      << cellBytes << " B)");
+    NS_ABORT_MSG_IF(
+        m_xon >= m_xoff,
+        "CellSpineSwitch: FlowControlXon=" << m_xon << " must be below FlowControlXoff=" << m_xoff);
+    NS_ABORT_MSG_IF(m_xoff < cellBytes,
+                    "CellSpineSwitch: FlowControlXoff=" << m_xoff << " is below one cell ("
+                                                        << cellBytes << " B)");
+    const double bytesPerSecond = rate.GetBitRate() / 8.0;
+    m_indicationDelay = delay + Seconds(controlCellBytes / bytesPerSecond);
+    // After the threshold, each feeding link can still bring what it sends until
+    // its leaf hears (what is on the wire, and what it sends meanwhile), the
+    // leaf's fabric-port queue as it was then, a cell being serialised, and a few
+    // control cells.
+    const uint64_t perLink =
+        static_cast<uint64_t>(bytesPerSecond * (delay + m_indicationDelay).GetSeconds()) + 1 +
+        leafQueueLimit + cellBytes + 2 * controlCellBytes;
+    uint32_t parallel = 1;
+    for (const auto& ports : m_allToLeaf)
+    {
+        parallel = std::max<uint32_t>(parallel, ports.empty() ? 1 : ports.size());
+    }
+    // Cells for a leaf alternate over its parallel links.
+    const uint64_t bound = m_xoff + (feedingLinks * perLink + parallel - 1) / parallel + cellBytes;
+    if (m_maxQueue == 0)
+    {
+        m_maxQueue = bound;
+    }
+    NS_ABORT_MSG_IF(m_maxQueue < bound,
+                    "CellSpineSwitch: MaxQueueBytes="
+                        << m_maxQueue << " is below the lossless bound " << bound
+                        << " B (FlowControlXoff=" << m_xoff << " + " << feedingLinks
+                        << " feeding links x " << perLink << " B each, over " << parallel
+                        << " parallel links)");
+    NS_LOG_LOGIC("spine " << m_index << ": queue limit " << m_maxQueue << " B, stop at " << m_xoff
+                          << " B, go at " << m_xon << " B");
 }
 
 void
@@ -104,6 +164,7 @@ CellSpineSwitch::AddPort(Ptr<CellNetDevice> device, uint32_t leaf)
     device->SetCellReceiveCallback(MakeCallback(&CellSpineSwitch::Receive, this));
     device->AddLinkChangeCallback(MakeCallback(&CellSpineSwitch::LinkChanged, this));
     m_toLeaf[leaf].push_back(port);
+    m_allToLeaf[leaf].push_back(port);
 }
 
 void
@@ -112,7 +173,9 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     const std::vector<uint32_t>& links = m_toLeaf[cell.dstLeaf];
     if (links.empty())
     {
-        m_dropped++;
+        NS_LOG_LOGIC("spine " << m_index << ": no link to leaf " << cell.dstLeaf
+                              << ", cell dropped");
+        m_dropped[NO_ROUTE]++;
         m_droppedPayload += cell.payload;
         m_dropTrace(port, cell);
         return;
@@ -130,15 +193,63 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     // request or grant would leave a VOQ waiting for credit.
     if (cell.type == FabricCell::DATA && backlog + cell.wireBytes > m_maxQueue)
     {
-        m_dropped++;
+        NS_LOG_LOGIC("spine " << m_index << ": queue to leaf " << cell.dstLeaf
+                              << " full, cell dropped");
+        m_dropped[QUEUE_FULL]++;
         m_droppedPayload += cell.payload;
         m_dropTrace(port, cell);
         return;
     }
-    m_highWater = std::max(m_highWater, backlog + cell.wireBytes);
-    m_depthTrace(out, backlog + cell.wireBytes);
+    const uint64_t depth = backlog + cell.wireBytes;
+    m_highWater = std::max(m_highWater, depth);
+    m_depthTrace(out, depth);
     m_forwarded++;
     dev->SendCell(cell); // a link gone down but not yet detected loses it (counted there)
+    if (depth >= m_xoff && !m_stopped[cell.dstLeaf])
+    {
+        Indicate(cell.dstLeaf, true);
+    }
+}
+
+void
+CellSpineSwitch::Indicate(uint32_t leaf, bool stop)
+{
+    NS_LOG_LOGIC("spine " << m_index << ": leaves " << (stop ? "stop" : "go on")
+                          << " sending data for leaf " << leaf);
+    m_stopped[leaf] = stop ? 1 : 0;
+    if (stop)
+    {
+        m_stops++;
+        CheckDrained(leaf);
+    }
+    m_fcTrace(leaf, stop);
+    Simulator::Schedule(m_indicationDelay, &CellSpineSwitch::DeliverIndication, this, leaf, stop);
+}
+
+void
+CellSpineSwitch::DeliverIndication(uint32_t leaf, bool stop)
+{
+    for (auto& cb : m_fcCbs)
+    {
+        cb(m_index, leaf, stop);
+    }
+}
+
+void
+CellSpineSwitch::CheckDrained(uint32_t leaf)
+{
+    // Look again when the fullest link towards the leaf has drained to FlowControlXon.
+    Time wait = Time(0);
+    for (uint32_t port : m_allToLeaf[leaf])
+    {
+        wait = std::max(wait, m_ports[port]->GetTimeUntilBacklog(m_xon));
+    }
+    if (wait.IsStrictlyPositive())
+    {
+        m_drainCheck[leaf] = Simulator::Schedule(wait, &CellSpineSwitch::CheckDrained, this, leaf);
+        return;
+    }
+    Indicate(leaf, false);
 }
 
 void
@@ -184,6 +295,12 @@ CellSpineSwitch::AddReachabilityCallback(Callback<void> cb)
     m_reachCbs.push_back(cb);
 }
 
+void
+CellSpineSwitch::AddFlowControlCallback(FlowControlCallback cb)
+{
+    m_fcCbs.push_back(cb);
+}
+
 uint32_t
 CellSpineSwitch::GetIndex() const
 {
@@ -211,7 +328,13 @@ CellSpineSwitch::GetCellsForwarded() const
 uint64_t
 CellSpineSwitch::GetCellsDropped() const
 {
-    return m_dropped;
+    return m_dropped[QUEUE_FULL] + m_dropped[NO_ROUTE];
+}
+
+uint64_t
+CellSpineSwitch::GetCellsDropped(DropReason reason) const
+{
+    return m_dropped[reason];
 }
 
 uint64_t
@@ -224,6 +347,18 @@ uint64_t
 CellSpineSwitch::GetQueueHighWater() const
 {
     return m_highWater;
+}
+
+uint64_t
+CellSpineSwitch::GetMaxQueueBytes() const
+{
+    return m_maxQueue;
+}
+
+uint64_t
+CellSpineSwitch::GetFlowControlStops() const
+{
+    return m_stops;
 }
 
 } // namespace ns3

@@ -31,6 +31,7 @@ CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
       m_leafIndex(leafIndex),
       m_ready(ready),
       m_links(leaves),
+      m_control(leaves),
       m_pending(leaves),
       m_nextPacketId(leaves, 0),
       m_wakeupAt(Time::Max())
@@ -50,10 +51,13 @@ CellTransmitter::Cancel()
 }
 
 void
-CellTransmitter::SetLinks(uint32_t dstLeaf, const std::vector<uint32_t>& links)
+CellTransmitter::SetLinks(uint32_t dstLeaf,
+                          const std::vector<uint32_t>& dataLinks,
+                          const std::vector<uint32_t>& controlLinks)
 {
-    m_links[dstLeaf] = links;
-    if (m_pending[dstLeaf].waiting && !links.empty())
+    m_links[dstLeaf] = dataLinks;
+    m_control[dstLeaf] = controlLinks;
+    if (m_pending[dstLeaf].waiting && !dataLinks.empty())
     {
         // Links towards a leaf that had none: look again now.
         m_wakeup.Cancel();
@@ -163,7 +167,7 @@ CellTransmitter::Continue(uint32_t dstLeaf)
 bool
 CellTransmitter::SendControl(const FabricCell& cell)
 {
-    const std::vector<uint32_t>& links = m_links[cell.dstLeaf];
+    const std::vector<uint32_t>& links = m_control[cell.dstLeaf];
     if (links.empty())
     {
         return false;

@@ -63,9 +63,13 @@ class CellTransmitter
     /**
      * Set the usable links towards a leaf.
      * \param dstLeaf the leaf
-     * \param links usable fabric ports towards it (possibly none)
+     * \param dataLinks fabric ports data cells for it may use now (possibly none)
+     * \param controlLinks fabric ports its control cells may use (flow control
+     *        holds back data cells, not control cells)
      */
-    void SetLinks(uint32_t dstLeaf, const std::vector<uint32_t>& links);
+    void SetLinks(uint32_t dstLeaf,
+                  const std::vector<uint32_t>& dataLinks,
+                  const std::vector<uint32_t>& controlLinks);
 
     /**
      * \param dstLeaf a leaf
@@ -141,7 +145,8 @@ class CellTransmitter
     CellSegmenter m_segmenter;                      //!< cell arithmetic
     uint32_t m_leafIndex;                           //!< sending leaf
     ReadyCallback m_ready;                          //!< to the owner
-    std::vector<std::vector<uint32_t>> m_links;     //!< usable ports per destination leaf
+    std::vector<std::vector<uint32_t>> m_links;     //!< data ports per destination leaf
+    std::vector<std::vector<uint32_t>> m_control;   //!< control ports per destination leaf
     std::vector<Pending> m_pending;                 //!< per destination leaf
     std::vector<uint32_t> m_nextPacketId;           //!< per destination leaf
     std::vector<uint32_t> m_waiting;                //!< leaves waiting for room

@@ -293,6 +293,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                                                             m_creditTimeout},
                                              m_rng,
                                              MakeCallback(&ScheduledLeafSwitch::SendRequest, this));
+    m_spineStopped.assign(static_cast<std::size_t>(m_leaves) * cluster.spines, 0);
     ObjectFactory sprayFactory;
     sprayFactory.SetTypeId(m_sprayPolicyType);
     m_sprayPolicy = sprayFactory.Create<SprayPolicy>();
@@ -351,7 +352,13 @@ ScheduledLeafSwitch::AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitc
     device->SetQueueLimit(m_fabricPortQueueLimit);
     device->SetCellReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveCell, this));
     device->AddLinkChangeCallback(MakeCallback(&ScheduledLeafSwitch::LinkChanged, this));
-    spine->AddReachabilityCallback(MakeCallback(&ScheduledLeafSwitch::UpdateReachability, this));
+    if (std::find(m_fabricSpine.begin(), m_fabricSpine.end() - 1, spine) == m_fabricSpine.end() - 1)
+    {
+        // The first port to this spine: listen to it once.
+        spine->AddReachabilityCallback(
+            MakeCallback(&ScheduledLeafSwitch::UpdateReachability, this));
+        spine->AddFlowControlCallback(MakeCallback(&ScheduledLeafSwitch::FlowControl, this));
+    }
 }
 
 void
@@ -362,22 +369,45 @@ ScheduledLeafSwitch::UpdateReachability()
         m_requester->ArmWatchdog(); // a spine's reach changed: control cells may have been lost
     }
     m_sprayPolicy->Reset();
-    std::vector<uint32_t> links;
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
     {
-        links.clear();
-        if (leaf != m_index) // local traffic never uses the fabric
+        UpdateLinks(leaf);
+    }
+}
+
+void
+ScheduledLeafSwitch::UpdateLinks(uint32_t dstLeaf)
+{
+    m_dataLinks.clear();
+    m_controlLinks.clear();
+    if (dstLeaf != m_index) // local traffic never uses the fabric
+    {
+        for (uint32_t port = 0; port < m_fabric.size(); ++port)
         {
-            for (uint32_t port = 0; port < m_fabric.size(); ++port)
+            const Ptr<CellSpineSwitch>& spine = m_fabricSpine[port];
+            if (m_fabric[port]->IsLinkUp() && spine->CanReach(dstLeaf))
             {
-                if (m_fabric[port]->IsLinkUp() && m_fabricSpine[port]->CanReach(leaf))
+                m_controlLinks.push_back(port);
+                if (!m_spineStopped[dstLeaf * m_cluster.spines + spine->GetIndex()])
                 {
-                    links.push_back(port);
+                    m_dataLinks.push_back(port);
                 }
             }
         }
-        m_tx->SetLinks(leaf, links);
     }
+    m_tx->SetLinks(dstLeaf, m_dataLinks, m_controlLinks);
+}
+
+void
+ScheduledLeafSwitch::FlowControl(uint32_t spine, uint32_t dstLeaf, bool stop)
+{
+    NS_LOG_FUNCTION(this << spine << dstLeaf << stop);
+    if (dstLeaf == m_index)
+    {
+        return; // this leaf never sends its own traffic through a spine
+    }
+    m_spineStopped[dstLeaf * m_cluster.spines + spine] = stop ? 1 : 0;
+    UpdateLinks(dstLeaf);
 }
 
 bool
@@ -762,6 +792,18 @@ const CellSegmenter&
 ScheduledLeafSwitch::GetSegmenter() const
 {
     return *m_segmenter;
+}
+
+uint64_t
+ScheduledLeafSwitch::GetFabricPortQueueLimit() const
+{
+    return m_fabricPortQueueLimit;
+}
+
+uint32_t
+ScheduledLeafSwitch::GetControlCellSize() const
+{
+    return m_controlCellBytes;
 }
 
 uint32_t

@@ -158,6 +158,11 @@ class ScheduledLeafSwitch : public Object
     /// Recompute, for every destination leaf, the fabric links that reach it.
     void UpdateReachability();
 
+    /// \return FabricPortQueueLimit, bytes
+    uint64_t GetFabricPortQueueLimit() const;
+    /// \return ControlCellSize, bytes
+    uint32_t GetControlCellSize() const;
+
     /// \return the counters
     Counters GetCounters() const;
     /// \return the ingress VOQ queue disc
@@ -220,6 +225,10 @@ class ScheduledLeafSwitch : public Object
     bool CanSendTo(uint32_t dstLeaf);
     /// The fabric ports have room for a leaf again.
     void LeafReady(uint32_t dstLeaf);
+    /// Give the transmitter the links towards a leaf (reach and flow control).
+    void UpdateLinks(uint32_t dstLeaf);
+    /// A spine's flow control: stop or go on sending data cells for a leaf there.
+    void FlowControl(uint32_t spine, uint32_t dstLeaf, bool stop);
     /// Send a packet on a host port.
     void ForwardToHost(uint32_t port, Ptr<Packet> packet);
     /// Scheduler of a local port granted credit to a source.
@@ -270,9 +279,12 @@ class ScheduledLeafSwitch : public Object
     std::vector<Ptr<CreditScheduler>> m_schedulers;  //!< per host port
     std::vector<Ptr<CellNetDevice>> m_fabric;        //!< fabric ports
     std::vector<Ptr<CellSpineSwitch>> m_fabricSpine; //!< spine behind each fabric port
-    Ptr<SprayPolicy> m_sprayPolicy;                  //!< spreads cells over the usable links
-    std::unique_ptr<CellTransmitter> m_tx;           //!< cells onto the fabric ports
-    Ptr<VoqQueueDisc> m_voq;                         //!< ingress buffer
+    std::vector<uint8_t> m_spineStopped;   //!< per (dst leaf, spine): flow control says stop
+    std::vector<uint32_t> m_dataLinks;     //!< scratch
+    std::vector<uint32_t> m_controlLinks;  //!< scratch
+    Ptr<SprayPolicy> m_sprayPolicy;        //!< spreads cells over the usable links
+    std::unique_ptr<CellTransmitter> m_tx; //!< cells onto the fabric ports
+    Ptr<VoqQueueDisc> m_voq;               //!< ingress buffer
     std::unique_ptr<VoqCreditRequester> m_requester; //!< credit requests of the VOQs
     std::unique_ptr<CellSegmenter> m_segmenter;      //!< cell arithmetic
     std::unique_ptr<EgressReassembly> m_egress;      //!< egress reassembly
