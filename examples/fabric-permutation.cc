@@ -66,18 +66,24 @@ struct Sink
     }
 };
 
-/// Samples a cumulative byte count every bin, until a time or until done.
+/// Samples the bytes each host has received every bin, until a time or until done.
 struct Sampler
 {
-    std::function<uint64_t()> delivered;
+    std::function<uint64_t(uint32_t)> delivered;
     std::function<bool()> finished;
+    uint32_t hosts{0};
     Time bin;
     Time until;
-    std::vector<std::pair<Time, uint64_t>> samples;
+    std::vector<std::pair<Time, std::vector<uint64_t>>> samples;
 
     void Sample()
     {
-        samples.emplace_back(Simulator::Now(), delivered());
+        std::vector<uint64_t> bytes(hosts);
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            bytes[h] = delivered(h);
+        }
+        samples.emplace_back(Simulator::Now(), bytes);
         if (Simulator::Now() + bin <= until && !finished())
         {
             Simulator::Schedule(bin, &Sampler::Sample, this);
@@ -263,6 +269,7 @@ main(int argc, char* argv[])
     uint32_t completed = 0;
     Sampler sampler;
     sampler.bin = timeBin;
+    sampler.hosts = hosts;
     if (!rdmaTransport)
     {
         for (uint32_t h = 0; h < hosts; ++h)
@@ -277,14 +284,7 @@ main(int argc, char* argv[])
             src->Stop(duration);
             sources.push_back(src);
         }
-        sampler.delivered = [&sinks]() {
-            uint64_t total = 0;
-            for (const auto& s : sinks)
-            {
-                total += s.total;
-            }
-            return total;
-        };
+        sampler.delivered = [&sinks](uint32_t h) { return sinks[h].total; };
         sampler.until = duration;
         sampler.finished = []() { return false; };
         Simulator::Stop(duration);
@@ -306,13 +306,8 @@ main(int argc, char* argv[])
                       RdmaCompletionCallback(),
                       MakeBoundCallback(&RecordCompletion, &done, &completed));
         }
-        sampler.delivered = [&rdma]() {
-            uint64_t total = 0;
-            for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
-            {
-                total += rdma.GetTransport(r)->GetStats().bytesDelivered;
-            }
-            return total;
+        sampler.delivered = [&rdma](uint32_t h) {
+            return rdma.GetTransport(h)->GetStats().bytesDelivered;
         };
         // Sample until every message is in (or the run's limit).
         sampler.until = duration.IsStrictlyPositive() ? duration : Time::Max();
@@ -389,7 +384,11 @@ main(int argc, char* argv[])
                                {"overBound", rate / own}};
         if (rdmaTransport)
         {
+            const auto& sent = rdma.GetTransport(h)->GetStats();
             flow["completionUs"] = done[h].GetMicroSeconds();
+            flow["deliveredBytes"] = rdma.GetTransport(dst[h])->GetStats().bytesDelivered;
+            flow["retransmittedPackets"] = sent.retransmittedPackets;
+            flow["timeouts"] = sent.timeouts;
         }
         flows.push_back(flow);
         std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s (" << rate / own
@@ -419,9 +418,18 @@ main(int argc, char* argv[])
     {
         const Time t0 = samples[i - 1].first;
         const Time t1 = samples[i].first;
-        const double bytes = double(samples[i].second - samples[i - 1].second);
-        const double gbps = bytes * 8 / (t1 - t0).GetSeconds() / 1e9;
-        series.push_back({{"timeUs", t1.GetMicroSeconds()}, {"gbps", gbps}});
+        const double seconds = (t1 - t0).GetSeconds();
+        double bytes = 0;
+        nlohmann::json perHost = nlohmann::json::array();
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            const double received = double(samples[i].second[h] - samples[i - 1].second[h]);
+            bytes += received;
+            perHost.push_back(received * 8 / seconds / 1e9);
+        }
+        const double gbps = bytes * 8 / seconds / 1e9;
+        series.push_back(
+            {{"timeUs", t1.GetMicroSeconds()}, {"gbps", gbps}, {"receiversGbps", perHost}});
         if (!failed.empty() && t0 >= failAt && t1 <= end)
         {
             if (recoveryUs < 0 && gbps * 1e9 >= 0.98 * boundAfterFailure)

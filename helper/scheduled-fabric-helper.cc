@@ -217,6 +217,7 @@ ScheduledFabricHelper::CreateFabricLinks()
     }
     for (auto& leaf : m_leafSwitches)
     {
+        leaf->SetSpineQueueLimit(m_spineSwitches[0]->GetMaxQueueBytes());
         leaf->UpdateReachability();
     }
 }

@@ -246,7 +246,7 @@ class CreditWindowTestCase : public TestCase
         // by 234 ns.
         Simulator::Schedule(MicroSeconds(1), sample);
         // One credit arrives: one more grant, and the window is full again.
-        Simulator::Schedule(MicroSeconds(1), &CreditScheduler::NotifyArrival, s, 1024);
+        Simulator::Schedule(MicroSeconds(1), &CreditScheduler::NotifyArrival, s, 0, 0, 1024);
         Simulator::Schedule(MicroSeconds(2), sample);
         // Nothing more arrives: WindowTimeout (100 us, aged in eighths) after
         // they were granted, the 4096 B outstanding are written off and four more

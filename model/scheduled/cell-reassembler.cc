@@ -261,6 +261,12 @@ CellReassembler::IsPending(uint32_t source) const
     return m_contexts[source].next != m_contexts[source].end;
 }
 
+uint32_t
+CellReassembler::GetWindow() const
+{
+    return m_window;
+}
+
 uint64_t
 CellReassembler::GetPacketsDelivered() const
 {

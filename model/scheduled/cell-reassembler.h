@@ -125,6 +125,8 @@ class CellReassembler
     /// Largest ReorderWindow accepted (packets per source).
     static constexpr uint32_t MAX_WINDOW = 1u << 20;
 
+    /// \return the reorder window, packets per source
+    uint32_t GetWindow() const;
     /// \return packets released
     uint64_t GetPacketsDelivered() const;
     /// \return packets dropped by timeout

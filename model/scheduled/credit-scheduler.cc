@@ -201,8 +201,10 @@ CreditScheduler::GetOutstandingBytes() const
 }
 
 void
-CreditScheduler::NotifyArrival(uint64_t bytes)
+CreditScheduler::NotifyArrival(uint32_t source, uint8_t tc, uint64_t bytes)
 {
+    NS_ASSERT(source < m_sources && tc < m_tcs);
+    m_entries[tc * m_sources + source].arrived += bytes;
     m_arrived += bytes;
     if (m_windowStalled && GetOutstandingBytes() < static_cast<int64_t>(m_window))
     {
@@ -250,6 +252,25 @@ CreditScheduler::Age()
                                    << m_windowTimeout.As(Time::US) << " ago");
         m_writtenOff += old - m_arrived;
         m_arrived = old;
+        // Which VOQ's bytes were lost is not known: none is held to its share
+        // for them.
+        for (auto& e : m_entries)
+        {
+            e.arrived = std::max(e.arrived, e.granted);
+        }
+    }
+}
+
+void
+CreditScheduler::StallWindow()
+{
+    m_windowStalls++;
+    m_windowStalled = true;
+    m_running = false;
+    if (!m_windowCheck.IsRunning())
+    {
+        m_windowCheck =
+            Simulator::Schedule(m_windowTimeout / AGE_BUCKETS, &CreditScheduler::CheckWindow, this);
     }
 }
 
@@ -377,15 +398,7 @@ CreditScheduler::Tick()
     {
         // Self-clocking: the next grant waits for granted bytes to arrive.
         NS_LOG_LOGIC("window full: " << GetOutstandingBytes() << " B outstanding");
-        m_windowStalls++;
-        m_windowStalled = true;
-        m_running = false;
-        if (!m_windowCheck.IsRunning())
-        {
-            m_windowCheck = Simulator::Schedule(m_windowTimeout / AGE_BUCKETS,
-                                                &CreditScheduler::CheckWindow,
-                                                this);
-        }
+        StallWindow();
         return;
     }
     uint64_t turnBytes = m_creditSize;
@@ -398,6 +411,31 @@ CreditScheduler::Tick()
         const int32_t tc = PickClass();
         NS_ASSERT(tc >= 0);
         std::deque<uint32_t>& list = m_active[tc];
+        if (m_window != 0)
+        {
+            // The turn passes over VOQs holding their share of the window.
+            const int64_t share =
+                std::max<int64_t>(m_window / m_activeCount, static_cast<int64_t>(m_creditSize));
+            std::size_t passed = 0;
+            while (passed < list.size())
+            {
+                const Entry& head = m_entries[tc * m_sources + list.front()];
+                if (static_cast<int64_t>(head.granted - head.arrived) < share)
+                {
+                    break;
+                }
+                list.push_back(list.front());
+                list.pop_front();
+                m_turnBytes[tc] = 0;
+                passed++;
+            }
+            if (passed == list.size())
+            {
+                NS_LOG_LOGIC("every VOQ of class " << tc << " holds its share of the window");
+                StallWindow();
+                return;
+            }
+        }
         const uint32_t source = list.front();
         Entry& e = m_entries[tc * m_sources + source];
         const uint64_t grant = std::min<uint64_t>(m_creditSize, e.requested - e.granted);

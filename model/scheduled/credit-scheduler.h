@@ -38,8 +38,11 @@ namespace ns3
  * carries less than the port rate (a fabric speedup below 1, failed links, a
  * congested ingress), grants slow to what it does carry, and at most
  * CreditWindow bytes for the port are anywhere between the ingress VOQs and the
- * egress leaf. A granted byte has arrived (or been lost with a failed link)
- * within WindowTimeout, far longer than any trip through the fabric: bytes
+ * egress leaf. No requesting VOQ holds more than its share of the window
+ * (CreditWindow / requesting VOQs, at least a credit): a VOQ that cannot send,
+ * its ingress blocked by flow control or a failure, would otherwise keep the
+ * window full with credit it cannot use while the others wait. A granted byte has arrived (or been
+ * lost with a failed link) within WindowTimeout, far longer than any trip through the fabric: bytes
  * granted longer ago that have not arrived are written off, so losses cannot
  * hold the window shut.
  */
@@ -88,9 +91,11 @@ class CreditScheduler : public Object
     /**
      * Bytes for this port arrived at its leaf (cells from the fabric, a local
      * packet, or a packet given up at reassembly): they leave the window.
+     * \param source the ingress leaf they came from
+     * \param tc their traffic class
      * \param bytes packet bytes
      */
-    void NotifyArrival(uint64_t bytes);
+    void NotifyArrival(uint32_t source, uint8_t tc, uint64_t bytes);
 
     /**
      * A credit request arrived.
@@ -139,6 +144,8 @@ class CreditScheduler : public Object
     int32_t PickClass();
     /// Write off what was granted more than WindowTimeout ago and has not arrived.
     void Age();
+    /// Stop granting until bytes arrive (or age).
+    void StallWindow();
     /// Count granted bytes in the current age bucket.
     void RecordGrant(uint64_t bytes);
     /// The window was full: look again now that grants have aged.
@@ -149,6 +156,7 @@ class CreditScheduler : public Object
     {
         uint64_t requested{0}; //!< cumulative bytes requested
         uint64_t granted{0};   //!< cumulative bytes granted
+        uint64_t arrived{0};   //!< cumulative bytes arrived (or given up)
         bool active{false};    //!< on its class's round-robin list
     };
 

@@ -98,10 +98,12 @@ ScheduledLeafSwitch::GetTypeId()
                           MakeTimeAccessor(&ScheduledLeafSwitch::m_reassemblyTimeout),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReorderWindow",
-                          "Packets per source the reorder buffer can hold",
-                          UintegerValue(1024),
+                          "Packets per source leaf the reorder buffer can hold (0: every "
+                          "packet that can be on its way at once, as SetSpineQueueLimit "
+                          "computes; buffers grow only as far as reordering needs)",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_reorderWindow),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("LinkDetectionDelay",
                           "Time from a fabric link failing (or recovering) until the leaf "
                           "stops (or resumes) spraying on it",
@@ -265,13 +267,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_leaves = cluster.leaves;
     m_portsPerLeaf = cluster.hostsPerLeaf;
     m_segmenter = std::make_unique<CellSegmenter>(m_cellPayload, m_cellHeader, m_variableLastCell);
-    m_egress = std::make_unique<EgressReassembly>(
-        m_leaves,
-        m_reorderWindow,
-        m_reassemblyTimeout,
-        MakeCallback(&ScheduledLeafSwitch::Reassembled, this),
-        MakeCallback(&ScheduledLeafSwitch::ReassemblyTimedOut, this),
-        MakeCallback(&ScheduledLeafSwitch::CellDiscarded, this));
+    CreateEgress(m_reorderWindow != 0 ? m_reorderWindow : CellReassembler::MAX_WINDOW);
     const uint32_t hosts = cluster.GetHosts();
     m_hostLeaf.resize(hosts);
     m_hostPort.resize(hosts);
@@ -584,7 +580,7 @@ ScheduledLeafSwitch::Drain()
         const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
         if (dstLeaf == m_index)
         {
-            m_schedulers[dstPort]->NotifyArrival(item->GetSize());
+            m_schedulers[dstPort]->NotifyArrival(m_index, tc, item->GetSize());
             ForwardToHost(dstPort, item->GetPacket());
         }
         else
@@ -612,7 +608,7 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
     case FabricCell::DATA:
         if (m_egress->Receive(cell))
         {
-            m_schedulers[cell.dstPort]->NotifyArrival(cell.payload);
+            m_schedulers[cell.dstPort]->NotifyArrival(cell.srcLeaf, cell.tc, cell.payload);
         }
         break;
     case FabricCell::CREDIT_REQUEST:
@@ -641,7 +637,9 @@ ScheduledLeafSwitch::ReassemblyTimedOut(const CellReassembler::Output& lost)
     if (lost.packet)
     {
         // What never arrived of it leaves its port's credit window.
-        m_schedulers[lost.port]->NotifyArrival(lost.packet->GetSize() - lost.bytes);
+        m_schedulers[lost.port]->NotifyArrival(lost.source,
+                                               lost.tc,
+                                               lost.packet->GetSize() - lost.bytes);
     }
     m_reassemblyTimeoutTrace(lost.source, lost.packet);
 }
@@ -792,6 +790,43 @@ const CellSegmenter&
 ScheduledLeafSwitch::GetSegmenter() const
 {
     return *m_segmenter;
+}
+
+void
+ScheduledLeafSwitch::CreateEgress(uint32_t window)
+{
+    m_egress = std::make_unique<EgressReassembly>(
+        m_leaves,
+        window,
+        m_reassemblyTimeout,
+        MakeCallback(&ScheduledLeafSwitch::Reassembled, this),
+        MakeCallback(&ScheduledLeafSwitch::ReassemblyTimedOut, this),
+        MakeCallback(&ScheduledLeafSwitch::CellDiscarded, this));
+}
+
+void
+ScheduledLeafSwitch::SetSpineQueueLimit(uint64_t spineQueueBytes)
+{
+    if (m_reorderWindow != 0)
+    {
+        return;
+    }
+    // Everything one source leaf can have on its way here at once: its fabric
+    // ports' queues and the spines' queues towards this leaf, in the smallest
+    // packets (an IPv4 and a UDP header, one cell each).
+    const uint64_t bytes =
+        uint64_t{m_cluster.GetFabricLinksPerLeaf()} * (m_fabricPortQueueLimit + spineQueueBytes);
+    const uint64_t smallest = 28 + m_cellHeader;
+    const uint64_t window =
+        std::min<uint64_t>((bytes + smallest - 1) / smallest, CellReassembler::MAX_WINDOW);
+    NS_LOG_LOGIC("leaf " << m_index << ": reorder window " << window << " packets per source");
+    CreateEgress(static_cast<uint32_t>(window));
+}
+
+uint32_t
+ScheduledLeafSwitch::GetReorderWindow() const
+{
+    return m_egress->GetReassembler().GetWindow();
 }
 
 uint64_t

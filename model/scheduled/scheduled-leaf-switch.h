@@ -158,6 +158,14 @@ class ScheduledLeafSwitch : public Object
     /// Recompute, for every destination leaf, the fabric links that reach it.
     void UpdateReachability();
 
+    /**
+     * Size the reorder window, if ReorderWindow is 0, for the spines' queue limit
+     * (before the first cell arrives).
+     * \param spineQueueBytes a spine's output queue limit
+     */
+    void SetSpineQueueLimit(uint64_t spineQueueBytes);
+    /// \return the reorder window in packets per source leaf
+    uint32_t GetReorderWindow() const;
     /// \return FabricPortQueueLimit, bytes
     uint64_t GetFabricPortQueueLimit() const;
     /// \return ControlCellSize, bytes
@@ -233,6 +241,8 @@ class ScheduledLeafSwitch : public Object
     void ForwardToHost(uint32_t port, Ptr<Packet> packet);
     /// Scheduler of a local port granted credit to a source.
     void SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint64_t cumulative);
+    /// Build the egress reassembly with a reorder window.
+    void CreateEgress(uint32_t window);
     /// A packet was reassembled: forward it to its host port.
     void Reassembled(const CellReassembler::Output& out);
     /// A packet was given up at reassembly.
