@@ -413,7 +413,16 @@ main(int argc, char* argv[])
     double afterBytes = 0;
     double afterSeconds = 0;
     double recoveryUs = -1;
-    const Time end = restoreAt.IsStrictlyPositive() ? restoreAt : Time::Max();
+    // After the failure, until the links come back or the first message is in
+    // (from then on fewer flows share the fabric).
+    Time end = restoreAt.IsStrictlyPositive() ? restoreAt : Time::Max();
+    for (const Time& t : done)
+    {
+        if (t.IsStrictlyPositive())
+        {
+            end = std::min(end, t);
+        }
+    }
     for (std::size_t i = 1; i < samples.size(); ++i)
     {
         const Time t0 = samples[i - 1].first;
@@ -448,7 +457,9 @@ main(int argc, char* argv[])
     {
         const double after = afterSeconds > 0 ? afterBytes * 8 / afterSeconds : 0;
         std::cout << "  after the failure (" << failed.size() << " links down at "
-                  << failAt.As(Time::US) << "): " << after / 1e9
+                  << failAt.As(Time::US) << "), from " << (failAt + settle).As(Time::US)
+                  << " until " << (end == Time::Max() ? "the end" : "")
+                  << (end == Time::Max() ? Time(0) : end).As(Time::US) << ": " << after / 1e9
                   << " Gb/s = " << after / boundAfterFailure << " of the bound "
                   << boundAfterFailure / 1e9 << " Gb/s with the links left; 98% of it reached "
                   << recoveryUs << " us after the failure" << std::endl;
@@ -457,6 +468,8 @@ main(int argc, char* argv[])
                    {"restoreAtUs", restoreAt.GetMicroSeconds()},
                    {"aggregateBoundGbps", boundAfterFailure / 1e9},
                    {"aggregateGbps", after / 1e9},
+                   {"measuredFromUs", (failAt + settle).GetMicroSeconds()},
+                   {"measuredUntilUs", end == Time::Max() ? -1 : end.GetMicroSeconds()},
                    {"overBound", after / boundAfterFailure},
                    {"recoveryUs", recoveryUs}};
     }

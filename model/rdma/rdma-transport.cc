@@ -662,6 +662,8 @@ RdmaTransport::SendAck(RdmaQueuePair& qp, bool nak)
     if (nak)
     {
         ++m_stats.naksSent;
+        NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": NAK, expects PSN "
+                             << expected);
         m_nakSentTrace(qp.GetQpn(), expected);
     }
     else
@@ -934,6 +936,9 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
         return;
     }
     ++m_stats.timeouts;
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << " to rank " << qp.GetRemoteRank()
+                         << ": retransmission timeout, oldest unacknowledged PSN "
+                         << qp.GetSndUna());
     m_timeoutTrace(qpn, qp.GetSndUna());
     if (++qp.retries > m_retryLimit)
     {

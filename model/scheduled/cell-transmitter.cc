@@ -24,12 +24,14 @@ CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
                                  const CellSegmenter& segmenter,
                                  uint32_t leaves,
                                  uint32_t leafIndex,
-                                 ReadyCallback ready)
+                                 ReadyCallback ready,
+                                 DrainCallback drain)
     : m_ports(ports),
       m_policy(policy),
       m_segmenter(segmenter),
       m_leafIndex(leafIndex),
       m_ready(ready),
+      m_drain(drain),
       m_links(leaves),
       m_control(leaves),
       m_pending(leaves),
@@ -283,6 +285,10 @@ CellTransmitter::Wakeup()
     {
         NS_LOG_LOGIC("leaf " << m_leafIndex << ": room towards leaf " << leaf << " again");
         m_ready(leaf);
+    }
+    if (!ready.empty())
+    {
+        m_drain();
     }
 }
 

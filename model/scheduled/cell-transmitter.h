@@ -43,6 +43,8 @@ class CellTransmitter
   public:
     /// A leaf that was not ready is ready again.
     typedef Callback<void, uint32_t> ReadyCallback;
+    /// Leaves are ready again: send what can go now.
+    typedef Callback<void> DrainCallback;
 
     /**
      * \param ports the leaf's fabric ports (the vector must outlive this object)
@@ -50,14 +52,17 @@ class CellTransmitter
      * \param segmenter cell arithmetic
      * \param leaves leaves in the fabric
      * \param leafIndex the sending leaf
-     * \param ready called when a waiting leaf can take packets again
+     * \param ready called for each waiting leaf that can take packets again
+     * \param drain called once after those, so the owner's VOQ scheduler chooses
+     *        among all of them (in its class order) what goes first
      */
     CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
                     Ptr<SprayPolicy> policy,
                     const CellSegmenter& segmenter,
                     uint32_t leaves,
                     uint32_t leafIndex,
-                    ReadyCallback ready);
+                    ReadyCallback ready,
+                    DrainCallback drain);
     ~CellTransmitter();
 
     /**
@@ -145,6 +150,7 @@ class CellTransmitter
     CellSegmenter m_segmenter;                      //!< cell arithmetic
     uint32_t m_leafIndex;                           //!< sending leaf
     ReadyCallback m_ready;                          //!< to the owner
+    DrainCallback m_drain;                          //!< to the owner
     std::vector<std::vector<uint32_t>> m_links;     //!< data ports per destination leaf
     std::vector<std::vector<uint32_t>> m_control;   //!< control ports per destination leaf
     std::vector<Pending> m_pending;                 //!< per destination leaf

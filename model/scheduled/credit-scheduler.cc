@@ -343,6 +343,35 @@ CreditScheduler::Kick()
     }
 }
 
+bool
+CreditScheduler::CanGrant(uint32_t tc)
+{
+    std::deque<uint32_t>& list = m_active[tc];
+    if (list.empty())
+    {
+        return false;
+    }
+    if (m_window == 0)
+    {
+        return true;
+    }
+    // The turn passes over VOQs that hold their share of the window.
+    const int64_t share =
+        std::max<int64_t>(m_window / m_activeCount, static_cast<int64_t>(m_creditSize));
+    for (std::size_t passed = 0; passed < list.size(); ++passed)
+    {
+        const Entry& head = m_entries[tc * m_sources + list.front()];
+        if (static_cast<int64_t>(head.granted - head.arrived) < share)
+        {
+            return true;
+        }
+        list.push_back(list.front());
+        list.pop_front();
+        m_turnBytes[tc] = 0;
+    }
+    return false;
+}
+
 int32_t
 CreditScheduler::PickClass()
 {
@@ -350,7 +379,7 @@ CreditScheduler::PickClass()
     {
         for (int32_t tc = static_cast<int32_t>(m_tcs) - 1; tc >= 0; --tc)
         {
-            if (!m_active[tc].empty())
+            if (CanGrant(tc))
             {
                 return tc;
             }
@@ -361,9 +390,9 @@ CreditScheduler::PickClass()
     for (uint32_t n = 0; n < 2 * m_tcs + 1; ++n)
     {
         const uint32_t tc = m_classCursor;
-        if (m_active[tc].empty())
+        if (!CanGrant(tc))
         {
-            m_classDeficit[tc] = 0;
+            m_classDeficit[tc] = m_active[tc].empty() ? 0 : m_classDeficit[tc];
         }
         else if (m_classDeficit[tc] > 0)
         {
@@ -409,33 +438,14 @@ CreditScheduler::Tick()
     else
     {
         const int32_t tc = PickClass();
-        NS_ASSERT(tc >= 0);
-        std::deque<uint32_t>& list = m_active[tc];
-        if (m_window != 0)
+        if (tc < 0)
         {
-            // The turn passes over VOQs holding their share of the window.
-            const int64_t share =
-                std::max<int64_t>(m_window / m_activeCount, static_cast<int64_t>(m_creditSize));
-            std::size_t passed = 0;
-            while (passed < list.size())
-            {
-                const Entry& head = m_entries[tc * m_sources + list.front()];
-                if (static_cast<int64_t>(head.granted - head.arrived) < share)
-                {
-                    break;
-                }
-                list.push_back(list.front());
-                list.pop_front();
-                m_turnBytes[tc] = 0;
-                passed++;
-            }
-            if (passed == list.size())
-            {
-                NS_LOG_LOGIC("every VOQ of class " << tc << " holds its share of the window");
-                StallWindow();
-                return;
-            }
+            NS_LOG_LOGIC("every requesting VOQ holds its share of the window ("
+                         << GetOutstandingBytes() << " B outstanding of " << m_window << ")");
+            StallWindow();
+            return;
         }
+        std::deque<uint32_t>& list = m_active[tc];
         const uint32_t source = list.front();
         Entry& e = m_entries[tc * m_sources + source];
         const uint64_t grant = std::min<uint64_t>(m_creditSize, e.requested - e.granted);

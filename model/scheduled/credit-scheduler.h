@@ -140,8 +140,14 @@ class CreditScheduler : public Object
     void Tick();
     /// Start ticking if idle and there is demand.
     void Kick();
-    /// \return a class with demand chosen by the class mode, or -1
+    /// \return a class with a VOQ that may be granted, chosen by the class mode, or -1
     int32_t PickClass();
+    /**
+     * \param tc a class
+     * \return true if a requesting VOQ of it is below its share of the window (it
+     *         is then at the head of the class's turn)
+     */
+    bool CanGrant(uint32_t tc);
     /// Write off what was granted more than WindowTimeout ago and has not arrived.
     void Age();
     /// Stop granting until bytes arrive (or age).

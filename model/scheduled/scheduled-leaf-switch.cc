@@ -302,7 +302,8 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                              *m_segmenter,
                                              m_leaves,
                                              index,
-                                             MakeCallback(&ScheduledLeafSwitch::LeafReady, this));
+                                             MakeCallback(&ScheduledLeafSwitch::LeafReady, this),
+                                             MakeCallback(&ScheduledLeafSwitch::Drain, this));
     // The VOQs towards one egress leaf form a group: they wait while the fabric
     // ports have no room for that leaf.
     m_voq->SetGroups(m_portsPerLeaf * m_nTcs, MakeCallback(&ScheduledLeafSwitch::CanSendTo, this));
@@ -416,7 +417,6 @@ void
 ScheduledLeafSwitch::LeafReady(uint32_t dstLeaf)
 {
     m_voq->NotifyGroupReady(dstLeaf);
-    Drain();
 }
 
 void

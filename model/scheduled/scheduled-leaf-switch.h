@@ -231,7 +231,7 @@ class ScheduledLeafSwitch : public Object
     void SendToFabric(const FabricCell& cell);
     /// \param dstLeaf a leaf \return true if packets for it may leave the VOQs now
     bool CanSendTo(uint32_t dstLeaf);
-    /// The fabric ports have room for a leaf again.
+    /// The fabric ports have room for a leaf again (Drain follows).
     void LeafReady(uint32_t dstLeaf);
     /// Give the transmitter the links towards a leaf (reach and flow control).
     void UpdateLinks(uint32_t dstLeaf);

@@ -189,6 +189,7 @@ VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficCl
     m_nPorts = ingressPorts;
     m_nTcs = trafficClasses;
     m_voqs.assign(m_nVoqs, Voq());
+    m_eligible.assign(m_nTcs, std::deque<uint32_t>());
     m_portTcBytes.assign(m_nPorts * m_nTcs, 0);
     m_paused.assign(m_nPorts * m_nTcs, false);
     m_pauseVoq.assign(m_nPorts * m_nTcs, NONE);
@@ -386,7 +387,7 @@ VoqQueueDisc::MakeEligible(uint32_t voq)
     if (!q.eligible && q.packets > 0 && HasCredit(q))
     {
         q.eligible = true;
-        m_eligible.push_back(voq);
+        m_eligible[q.tc].push_back(voq);
     }
 }
 
@@ -417,65 +418,70 @@ VoqQueueDisc::AddCredit(uint32_t voq, uint64_t bytes)
 Ptr<QueueDiscItem>
 VoqQueueDisc::DoDequeue()
 {
-    while (!m_eligible.empty())
+    // Classes in strict priority (7 highest), VOQs of a class in turn.
+    for (uint32_t cls = m_nTcs; cls-- > 0;)
     {
-        const uint32_t voq = m_eligible.front();
-        m_eligible.pop_front();
-        Voq& q = m_voqs[voq];
-        if (q.packets == 0 || !HasCredit(q))
+        std::deque<uint32_t>& eligible = m_eligible[cls];
+        while (!eligible.empty())
         {
+            const uint32_t voq = eligible.front();
+            eligible.pop_front();
+            Voq& q = m_voqs[voq];
+            if (q.packets == 0 || !HasCredit(q))
+            {
+                q.eligible = false;
+                continue;
+            }
+            if (m_groupSize != 0 && !m_groupReady(voq / m_groupSize))
+            {
+                NS_LOG_LOGIC("VOQ " << voq << " set aside: group " << voq / m_groupSize
+                                    << " cannot send");
+                m_parked[voq / m_groupSize].push_back(voq);
+                continue;
+            }
             q.eligible = false;
-            continue;
-        }
-        if (m_groupSize != 0 && !m_groupReady(voq / m_groupSize))
-        {
-            NS_LOG_LOGIC("VOQ " << voq << " set aside: group " << voq / m_groupSize
-                                << " cannot send");
-            m_parked[voq / m_groupSize].push_back(voq);
-            continue;
-        }
-        q.eligible = false;
-        const uint32_t node = q.head;
-        Ptr<QueueDiscItem> item = m_store->Take(m_nodes[node].pos);
-        const uint32_t port = m_nodes[node].port;
-        q.head = m_nodes[node].next;
-        if (q.head == NONE)
-        {
-            q.tail = NONE;
-        }
-        q.packets--;
-        m_nodes[node].next = m_freeNodes;
-        m_freeNodes = node;
-        const uint32_t size = item->GetSize();
-        q.bytes -= size;
-        q.dequeued += size;
-        if (m_gated)
-        {
-            q.credit -= size;
-        }
-        m_used -= size;
-        m_portTcBytes[port * m_nTcs + q.tc] -= size;
-        m_voqDequeueTrace(voq, size);
-        if (m_action == PFC && m_pausedCount > 0)
-        {
-            if (m_paused[port * m_nTcs + q.tc])
+            const uint32_t node = q.head;
+            Ptr<QueueDiscItem> item = m_store->Take(m_nodes[node].pos);
+            const uint32_t port = m_nodes[node].port;
+            q.head = m_nodes[node].next;
+            if (q.head == NONE)
             {
-                UpdatePfc(port, q.tc);
+                q.tail = NONE;
             }
-            // A port paused by the shared buffer or by a full VOQ may have nothing
-            // queued of its own, so no dequeue of its own would ever resume it:
-            // when one of those limits eases, look at every paused port.
-            const uint64_t sharedResume = m_bufferSize - m_pfcHeadroom - m_pfcHysteresis;
-            const bool sharedEased = m_used < sharedResume && m_used + size >= sharedResume;
-            const bool voqEased = q.bytes + m_pfcHysteresis < m_voqLimit &&
-                                  q.bytes + size + m_pfcHysteresis >= m_voqLimit;
-            if (sharedEased || voqEased)
+            q.packets--;
+            m_nodes[node].next = m_freeNodes;
+            m_freeNodes = node;
+            const uint32_t size = item->GetSize();
+            q.bytes -= size;
+            q.dequeued += size;
+            if (m_gated)
             {
-                RecheckPaused();
+                q.credit -= size;
             }
+            m_used -= size;
+            m_portTcBytes[port * m_nTcs + q.tc] -= size;
+            m_voqDequeueTrace(voq, size);
+            if (m_action == PFC && m_pausedCount > 0)
+            {
+                if (m_paused[port * m_nTcs + q.tc])
+                {
+                    UpdatePfc(port, q.tc);
+                }
+                // A port paused by the shared buffer or by a full VOQ may have nothing
+                // queued of its own, so no dequeue of its own would ever resume it:
+                // when one of those limits eases, look at every paused port.
+                const uint64_t sharedResume = m_bufferSize - m_pfcHeadroom - m_pfcHysteresis;
+                const bool sharedEased = m_used < sharedResume && m_used + size >= sharedResume;
+                const bool voqEased = q.bytes + m_pfcHysteresis < m_voqLimit &&
+                                      q.bytes + size + m_pfcHysteresis >= m_voqLimit;
+                if (sharedEased || voqEased)
+                {
+                    RecheckPaused();
+                }
+            }
+            MakeEligible(voq);
+            return item;
         }
-        MakeEligible(voq);
-        return item;
     }
     return nullptr;
 }
@@ -500,9 +506,10 @@ VoqQueueDisc::NotifyGroupReady(uint32_t group)
 {
     NS_LOG_FUNCTION(this << group);
     std::vector<uint32_t>& parked = m_parked.at(group);
-    for (uint32_t voq : parked)
+    // They had reached their turn: they keep it (still marked eligible).
+    for (auto it = parked.rbegin(); it != parked.rend(); ++it)
     {
-        m_eligible.push_back(voq); // still marked eligible
+        m_eligible[m_voqs[*it].tc].push_front(*it);
     }
     parked.clear();
 }

@@ -173,16 +173,16 @@ class VoqQueueDisc : public QueueDisc
     /// Re-evaluate every paused ingress port and class (a shared limit eased).
     void RecheckPaused();
 
-    Ptr<VoqStore> m_store;                       //!< the single internal queue
-    std::vector<Voq> m_voqs;                     //!< VOQs
-    std::vector<Node> m_nodes;                   //!< node pool of all VOQs
-    uint32_t m_freeNodes{NONE};                  //!< free list of the pool
-    std::deque<uint32_t> m_eligible;             //!< VOQs that may send, round robin
-    uint32_t m_groupSize{0};                     //!< VOQs per group (0: no groups)
-    GroupReadyCallback m_groupReady;             //!< owner's gate
-    std::vector<std::vector<uint32_t>> m_parked; //!< per group: eligible VOQs set aside
-    std::vector<uint64_t> m_portTcBytes;         //!< bytes per (ingress port, tc)
-    std::vector<bool> m_paused;                  //!< PFC state per (ingress port, tc)
+    Ptr<VoqStore> m_store;                        //!< the single internal queue
+    std::vector<Voq> m_voqs;                      //!< VOQs
+    std::vector<Node> m_nodes;                    //!< node pool of all VOQs
+    uint32_t m_freeNodes{NONE};                   //!< free list of the pool
+    std::vector<std::deque<uint32_t>> m_eligible; //!< per class: VOQs that may send, round robin
+    uint32_t m_groupSize{0};                      //!< VOQs per group (0: no groups)
+    GroupReadyCallback m_groupReady;              //!< owner's gate
+    std::vector<std::vector<uint32_t>> m_parked;  //!< per group: eligible VOQs set aside
+    std::vector<uint64_t> m_portTcBytes;          //!< bytes per (ingress port, tc)
+    std::vector<bool> m_paused;                   //!< PFC state per (ingress port, tc)
     std::vector<uint32_t> m_pauseVoq; //!< per (port, tc): VOQ over VoqLimit that paused it
     uint32_t m_pausedCount{0};        //!< (port, tc)s paused now
     uint32_t m_nVoqs;                 //!< attribute NumVoqs
