@@ -259,7 +259,8 @@ TEST(ScheduledFabricDeathTest, FabricPortQueueBelowTwoCells)
         h.SetLeafAttribute("FabricPortQueueLimit", UintegerValue(500));
         h.Install(Small());
     };
-    EXPECT_DEATH(build(), "FabricPortQueueLimit=500 must hold at least two full cells");
+    EXPECT_DEATH(build(),
+                 "FabricPortQueueLimit=500 must hold at least two full cells and 4 control cells");
 }
 
 TEST(ScheduledFabricDeathTest, CreditGatedWithoutCreditSource)

@@ -24,12 +24,14 @@ CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
                                  const CellSegmenter& segmenter,
                                  uint32_t leaves,
                                  uint32_t leafIndex,
+                                 uint32_t controlReserve,
                                  ReadyCallback ready,
                                  DrainCallback drain)
     : m_ports(ports),
       m_policy(policy),
       m_segmenter(segmenter),
       m_leafIndex(leafIndex),
+      m_controlReserve(controlReserve),
       m_ready(ready),
       m_drain(drain),
       m_links(leaves),
@@ -74,7 +76,7 @@ CellTransmitter::HasRoom(uint32_t dstLeaf) const
     const uint32_t full = m_segmenter.GetCellPayload() + m_segmenter.GetCellHeader();
     for (uint32_t port : m_links[dstLeaf])
     {
-        if ((*m_ports)[port]->HasRoomFor(full))
+        if ((*m_ports)[port]->HasRoomFor(full + m_controlReserve))
         {
             return true;
         }
@@ -149,7 +151,7 @@ CellTransmitter::Continue(uint32_t dstLeaf)
         cell.offset = m_segmenter.GetCellOffset(p.size, i);
         cell.payload = m_segmenter.GetCellPayload(p.size, i);
         cell.wireBytes = m_segmenter.GetCellWireBytes(p.size, i);
-        const uint32_t port = m_policy->Pick(dstLeaf, links, cell.wireBytes);
+        const uint32_t port = m_policy->Pick(dstLeaf, links, cell.wireBytes, m_controlReserve);
         if (port == SprayPolicy::NO_PORT)
         {
             return false;
@@ -174,7 +176,7 @@ CellTransmitter::SendControl(const FabricCell& cell)
     {
         return false;
     }
-    uint32_t port = m_policy->Pick(cell.dstLeaf, links, cell.wireBytes);
+    uint32_t port = m_policy->Pick(cell.dstLeaf, links, cell.wireBytes, 0);
     if (port == SprayPolicy::NO_PORT)
     {
         // Control cells are never held back: the least loaded link takes it.

@@ -36,7 +36,8 @@ class SprayPolicy;
  * every waiting leaf: it fires when the first link one of them waits on has
  * drained to half its limit, so cells are added in batches, not one event per
  * cell. Control cells (credit requests and grants) are always sent: on a link with
- * room if one has, else on the least loaded usable link.
+ * room if one has, else on the least loaded usable link; data cells leave the
+ * last bytes of each queue limit to them, so the limit holds for every cell.
  */
 class CellTransmitter
 {
@@ -52,6 +53,8 @@ class CellTransmitter
      * \param segmenter cell arithmetic
      * \param leaves leaves in the fabric
      * \param leafIndex the sending leaf
+     * \param controlReserve bytes of each port's queue limit data cells leave free
+     *        for control cells
      * \param ready called for each waiting leaf that can take packets again
      * \param drain called once after those, so the owner's VOQ scheduler chooses
      *        among all of them (in its class order) what goes first
@@ -61,6 +64,7 @@ class CellTransmitter
                     const CellSegmenter& segmenter,
                     uint32_t leaves,
                     uint32_t leafIndex,
+                    uint32_t controlReserve,
                     ReadyCallback ready,
                     DrainCallback drain);
     ~CellTransmitter();
@@ -149,6 +153,7 @@ class CellTransmitter
     Ptr<SprayPolicy> m_policy;                      //!< link per cell
     CellSegmenter m_segmenter;                      //!< cell arithmetic
     uint32_t m_leafIndex;                           //!< sending leaf
+    uint32_t m_controlReserve;                      //!< queue bytes kept for control cells
     ReadyCallback m_ready;                          //!< to the owner
     DrainCallback m_drain;                          //!< to the owner
     std::vector<std::vector<uint32_t>> m_links;     //!< data ports per destination leaf

@@ -44,7 +44,10 @@ LeastLoadedSpray::Setup(const std::vector<Ptr<CellNetDevice>>* ports,
 }
 
 uint32_t
-LeastLoadedSpray::Pick(uint32_t dstLeaf, const std::vector<uint32_t>& links, uint32_t wireBytes)
+LeastLoadedSpray::Pick(uint32_t dstLeaf,
+                       const std::vector<uint32_t>& links,
+                       uint32_t wireBytes,
+                       uint32_t reserveBytes)
 {
     uint32_t& cursor = m_cursor[dstLeaf];
     const uint32_t n = static_cast<uint32_t>(links.size());
@@ -61,7 +64,7 @@ LeastLoadedSpray::Pick(uint32_t dstLeaf, const std::vector<uint32_t>& links, uin
         }
     }
     cursor = (cursor + 1) % n;
-    if (!HasRoom(pick, wireBytes))
+    if (!HasRoom(pick, wireBytes + reserveBytes))
     {
         return NO_PORT; // the least loaded link is full: so is every other
     }

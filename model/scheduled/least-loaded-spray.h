@@ -32,7 +32,8 @@ class LeastLoadedSpray : public SprayPolicy
                uint32_t maxCellBytes) override;
     uint32_t Pick(uint32_t dstLeaf,
                   const std::vector<uint32_t>& links,
-                  uint32_t wireBytes) override;
+                  uint32_t wireBytes,
+                  uint32_t reserveBytes) override;
 
   private:
     std::vector<uint32_t> m_cursor; //!< where ties start, per destination leaf

@@ -41,10 +41,13 @@ RandomSpray::DoDispose()
 }
 
 uint32_t
-RandomSpray::Pick(uint32_t dstLeaf, const std::vector<uint32_t>& links, uint32_t wireBytes)
+RandomSpray::Pick(uint32_t dstLeaf,
+                  const std::vector<uint32_t>& links,
+                  uint32_t wireBytes,
+                  uint32_t reserveBytes)
 {
     const uint32_t drawn = m_rng->GetInteger(0, static_cast<uint32_t>(links.size()) - 1);
-    const uint32_t port = FirstWithRoom(links, drawn, wireBytes);
+    const uint32_t port = FirstWithRoom(links, drawn, wireBytes + reserveBytes);
     NS_LOG_LOGIC("leaf " << m_leafIndex << " -> " << dstLeaf << ": drew " << links[drawn]
                          << ", sends on " << port);
     return port;

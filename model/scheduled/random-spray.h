@@ -30,7 +30,8 @@ class RandomSpray : public SprayPolicy
 
     uint32_t Pick(uint32_t dstLeaf,
                   const std::vector<uint32_t>& links,
-                  uint32_t wireBytes) override;
+                  uint32_t wireBytes,
+                  uint32_t reserveBytes) override;
     int64_t AssignStreams(int64_t stream) override;
 
   protected:

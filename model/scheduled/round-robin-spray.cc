@@ -50,7 +50,10 @@ RoundRobinSpray::Reset()
 }
 
 uint32_t
-RoundRobinSpray::Pick(uint32_t dstLeaf, const std::vector<uint32_t>& links, uint32_t wireBytes)
+RoundRobinSpray::Pick(uint32_t dstLeaf,
+                      const std::vector<uint32_t>& links,
+                      uint32_t wireBytes,
+                      uint32_t reserveBytes)
 {
     uint32_t& cursor = m_cursor[dstLeaf];
     const uint32_t n = static_cast<uint32_t>(links.size());
@@ -67,7 +70,7 @@ RoundRobinSpray::Pick(uint32_t dstLeaf, const std::vector<uint32_t>& links, uint
         const uint32_t port = links[cursor];
         if (deficit[port] >= need)
         {
-            if (HasRoom(port, wireBytes))
+            if (HasRoom(port, wireBytes + reserveBytes))
             {
                 deficit[port] -= need;
                 NS_LOG_LOGIC("leaf " << m_leafIndex << " -> " << dstLeaf << ": port " << port

@@ -39,7 +39,8 @@ class RoundRobinSpray : public SprayPolicy
     void Reset() override;
     uint32_t Pick(uint32_t dstLeaf,
                   const std::vector<uint32_t>& links,
-                  uint32_t wireBytes) override;
+                  uint32_t wireBytes,
+                  uint32_t reserveBytes) override;
 
   private:
     std::vector<int64_t> m_deficit; //!< per (destination leaf, fabric port), bytes

@@ -33,6 +33,14 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("ScheduledLeafSwitch");
+
+namespace
+{
+/// Control cells a fabric port's queue keeps room for: grants and requests are
+/// paced or coalesced, so a few fit between data cells.
+constexpr uint32_t CONTROL_RESERVE_CELLS = 4;
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(ScheduledLeafSwitch);
 
 TypeId
@@ -255,10 +263,12 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
         m_cellPayload = m_cellSize - m_cellHeader;
     }
     NS_ABORT_MSG_IF(m_cellPayload < 1, "CellPayload must be at least 1 byte, got CellPayload=0");
-    NS_ABORT_MSG_IF(m_fabricPortQueueLimit < 2 * uint64_t{m_cellPayload + m_cellHeader},
-                    "FabricPortQueueLimit=" << m_fabricPortQueueLimit
-                                            << " must hold at least two full cells (2 x "
-                                            << m_cellPayload + m_cellHeader << " B)");
+    const uint64_t smallestQueue =
+        2 * uint64_t{m_cellPayload + m_cellHeader} + CONTROL_RESERVE_CELLS * m_controlCellBytes;
+    NS_ABORT_MSG_IF(m_fabricPortQueueLimit < smallestQueue,
+                    "FabricPortQueueLimit="
+                        << m_fabricPortQueueLimit << " must hold at least two full cells and "
+                        << CONTROL_RESERVE_CELLS << " control cells (" << smallestQueue << " B)");
     NS_ABORT_MSG_IF(cluster.leaves > std::numeric_limits<uint16_t>::max() ||
                         cluster.hostsPerLeaf > std::numeric_limits<uint16_t>::max(),
                     "ScheduledLeafSwitch: at most 65535 leaves and host ports per leaf");
@@ -302,6 +312,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                              *m_segmenter,
                                              m_leaves,
                                              index,
+                                             CONTROL_RESERVE_CELLS * m_controlCellBytes,
                                              MakeCallback(&ScheduledLeafSwitch::LeafReady, this),
                                              MakeCallback(&ScheduledLeafSwitch::Drain, this));
     // The VOQs towards one egress leaf form a group: they wait while the fabric

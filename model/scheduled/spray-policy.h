@@ -60,11 +60,14 @@ class SprayPolicy : public Object
      * \param dstLeaf the leaf the cell is going to
      * \param links usable fabric ports towards it (not empty)
      * \param wireBytes the cell's size on a link
+     * \param reserveBytes room that must stay free behind it (data cells leave
+     *        room for control cells)
      * \return the port to send it on, or NO_PORT if no link in links has room
      */
     virtual uint32_t Pick(uint32_t dstLeaf,
                           const std::vector<uint32_t>& links,
-                          uint32_t wireBytes) = 0;
+                          uint32_t wireBytes,
+                          uint32_t reserveBytes) = 0;
 
     /**
      * Assign fixed random streams (policies that draw random numbers).
