@@ -246,10 +246,10 @@ TEST(ScheduledFabricDeathTest, SpineXonNotBelowXoff)
 {
     auto build = []() {
         ScheduledFabricHelper h;
-        h.SetSpineAttribute("FlowControlXon", UintegerValue(32768));
+        h.SetSpineAttribute("FlowControlXon", UintegerValue(262144));
         h.Install(Small());
     };
-    EXPECT_DEATH(build(), "FlowControlXon=32768 must be below FlowControlXoff=32768");
+    EXPECT_DEATH(build(), "FlowControlXon=262144 must be below FlowControlXoff=262144");
 }
 
 TEST(ScheduledFabricDeathTest, FabricPortQueueBelowTwoCells)

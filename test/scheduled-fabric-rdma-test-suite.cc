@@ -181,20 +181,19 @@ class RdmaIncastTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(stats.retransmittedPackets, 0, "no retransmission");
             NS_TEST_EXPECT_MSG_EQ(totals.GetDroppedPackets(), 0, "no drop");
             NS_TEST_EXPECT_MSG_EQ(totals.spineDroppedCells + totals.linkLostCells, 0, "no loss");
-            // Data cells are paced by the egress scheduler, a whole 4140-B packet per
-            // SourceQuantum turn, so they cannot pile up whatever N; control cells
-            // (credit requests, and grants for the receiver's ACK VOQs from N
-            // schedulers) are not paced, but every request not forced by
-            // RequestQuantum leaves after a random phase (up to RequestJitter), and
-            // leaves start spraying on different links, so even posts in the same
-            // nanosecond do not line their requests up at a spine. One constant for
-            // every N and both starts: two full cells (2 x 272 B).
+            // Data cells are paced by the egress scheduler, so they cannot pile up
+            // whatever N; but a VOQ's first credit releases a whole 4140-B packet
+            // (17 cells over the 4 spines: at most 5 on one), and the first
+            // packets of a few senders can meet at a spine before the pacing
+            // spreads them. Control cells (requests, grants for the receiver's
+            // ACK VOQs) leave after a random phase, so they do not line up. One
+            // constant for every N and both starts: 5 full cells (5 x 272 B).
             TypeId::AttributeInformation payload;
             TypeId::AttributeInformation header;
             ScheduledLeafSwitch::GetTypeId().LookupAttributeByName("CellPayload", &payload);
             ScheduledLeafSwitch::GetTypeId().LookupAttributeByName("CellHeader", &header);
             const uint64_t limit =
-                2 * (DynamicCast<const UintegerValue>(payload.initialValue)->Get() +
+                5 * (DynamicCast<const UintegerValue>(payload.initialValue)->Get() +
                      DynamicCast<const UintegerValue>(header.initialValue)->Get());
             NS_TEST_EXPECT_MSG_LT_OR_EQ(totals.spineQueueHighWater,
                                         limit,

@@ -299,7 +299,7 @@ CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, 
     m_requestTrace(source, tc, cumulativeBytes);
     Entry& e = m_entries[tc * m_sources + source];
     // Cumulative: a stale or reordered request never lowers the demand.
-    if (refresh && cumulativeBytes <= e.requested && e.granted == e.requested && e.granted > 0)
+    if (refresh && cumulativeBytes <= e.requested && e.granted >= e.requested && e.granted > 0)
     {
         // A watchdog re-request with nothing new, everything granted: the
         // requester did not get our last grant (lost with a failed link). Repeat
@@ -356,8 +356,8 @@ CreditScheduler::CanGrant(uint32_t tc)
         return true;
     }
     // The turn passes over VOQs that hold their share of the window.
-    const int64_t share =
-        std::max<int64_t>(m_window / m_activeCount, static_cast<int64_t>(m_creditSize));
+    const int64_t share = std::max<int64_t>(m_window / m_activeCount,
+                                            static_cast<int64_t>(m_sourceQuantum + m_creditSize));
     for (std::size_t passed = 0; passed < list.size(); ++passed)
     {
         const Entry& head = m_entries[tc * m_sources + list.front()];
@@ -448,7 +448,10 @@ CreditScheduler::Tick()
         std::deque<uint32_t>& list = m_active[tc];
         const uint32_t source = list.front();
         Entry& e = m_entries[tc * m_sources + source];
-        const uint64_t grant = std::min<uint64_t>(m_creditSize, e.requested - e.granted);
+        // Credit comes in whole credits, as in cell fabrics: a VOQ of small packets
+        // (ACKs) keeps the rest of a credit and sends its next packets on it,
+        // instead of a request and a grant per packet.
+        const uint64_t grant = m_creditSize;
         e.granted += grant;
         turnBytes = grant;
         m_grantedTotal += grant;
@@ -464,7 +467,7 @@ CreditScheduler::Tick()
         }
         // The head source keeps the turn until it has had SourceQuantum bytes.
         m_turnBytes[tc] += grant;
-        if (e.requested == e.granted)
+        if (e.granted >= e.requested)
         {
             list.pop_front();
             m_turnBytes[tc] = 0;

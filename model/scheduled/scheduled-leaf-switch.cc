@@ -17,6 +17,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
@@ -513,6 +514,10 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
         }
     }
     m_requester->Notify(voq);
+    if (m_voq->GetVoqCredit(voq) > 0)
+    {
+        Drain(); // the rest of a credit lets it go at once
+    }
     return true;
 }
 
