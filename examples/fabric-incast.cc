@@ -199,9 +199,18 @@ main(int argc, char* argv[])
     }
 
     // Host-link bound on IPv4 bytes (UDP) or RDMA payload (4096 of each packet).
-    const double bound = cluster.hostLinkRate.GetBitRate() *
-                         double(transport == "rdma" ? 4096 : packetSize) /
-                         (std::max(packetSize + 14, 60u) + 24);
+    const double payloadShare = double(transport == "rdma" ? 4096 : packetSize) / packetSize;
+    const double hostBound = cluster.hostLinkRate.GetBitRate() * packetSize * payloadShare /
+                             (std::max(packetSize + 14, 60u) + 24);
+    // The fabric links into the receiver's leaf: cells on the scheduled fabric,
+    // the same frames as the host links on the Ethernet Clos.
+    const auto* scheduled = dynamic_cast<const ScheduledFabricHelper*>(&fabric);
+    const double fabricBound = scheduled ? scheduled->GetIncastBound(packetSize) * payloadShare
+                                         : hostBound * cluster.GetFabricLinksPerLeaf() *
+                                               double(cluster.fabricLinkRate.GetBitRate()) /
+                                               double(cluster.hostLinkRate.GetBitRate());
+    const bool fabricBinds = fabricBound < hostBound && senders > cluster.hostsPerLeaf - 1;
+    const double bound = fabricBinds ? fabricBound : hostBound;
     double total = 0;
     double sumSq = 0;
     nlohmann::json perSender = nlohmann::json::array();
@@ -215,8 +224,17 @@ main(int argc, char* argv[])
         std::cout << "  sender " << s << ": " << rates[s] / 1e9 << " Gb/s" << std::endl;
     }
     const double jain = total * total / (senders * sumSq);
+    std::cout << "  bounds: host link " << hostBound / 1e9 << " Gb/s, fabric links into the "
+              << "receiver's leaf " << fabricBound / 1e9 << " Gb/s: the "
+              << (fabricBinds ? "fabric" : "host link") << " binds" << std::endl;
+    if (fabricBound < hostBound)
+    {
+        std::cout << "  warning: the fabric links into a leaf carry " << fabricBound / hostBound
+                  << " of one host link: the fabric, not the host link, limits an incast "
+                  << "from other leaves" << std::endl;
+    }
     std::cout << "  egress goodput " << egress / 1e9 << " Gb/s = " << egress / bound
-              << " of the host-link bound " << bound / 1e9 << " Gb/s" << std::endl
+              << " of the bound " << bound / 1e9 << " Gb/s" << std::endl
               << "  Jain's index " << jain << std::endl;
     options.Report(fabric,
                    {
@@ -229,6 +247,9 @@ main(int argc, char* argv[])
                        {"warmupUs", warmup.GetMicroSeconds()},
                        {"egressGoodputGbps", egress / 1e9},
                        {"boundGbps", bound / 1e9},
+                       {"hostBoundGbps", hostBound / 1e9},
+                       {"fabricBoundGbps", fabricBound / 1e9},
+                       {"binding", fabricBinds ? "fabric" : "host link"},
                        {"egressOverBound", egress / bound},
                        {"jain", jain},
                        {"perSender", perSender},

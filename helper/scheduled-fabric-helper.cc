@@ -376,6 +376,17 @@ ScheduledFabricHelper::GetFabricBound(uint32_t packetSize, uint32_t usableLinks)
     return (capacity - requestsBps) / (hosts * (wirePerByte + control.Get() / grantBytes));
 }
 
+double
+ScheduledFabricHelper::GetIncastBound(uint32_t packetSize, uint32_t usableLinks) const
+{
+    NS_ABORT_MSG_IF(m_leafSwitches.empty(), "ScheduledFabricHelper::GetIncastBound before Install");
+    NS_ABORT_MSG_IF(packetSize == 0, "ScheduledFabricHelper::GetIncastBound: packet size 0");
+    const uint32_t links = usableLinks ? usableLinks : m_cluster.GetFabricLinksPerLeaf();
+    const double wire =
+        static_cast<double>(m_leafSwitches[0]->GetSegmenter().GetWireBytes(packetSize));
+    return links * static_cast<double>(m_cluster.fabricLinkRate.GetBitRate()) * packetSize / wire;
+}
+
 void
 ScheduledFabricHelper::WriteStats(std::ostream& os) const
 {

@@ -161,6 +161,19 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      */
     double GetFabricBound(uint32_t packetSize, uint32_t usableLinks = 0) const;
 
+    /**
+     * The goodput bound of the fabric links into one leaf that only receives
+     * (an incast into it): its links carry the cells of each packet,
+     *
+     *   bound = links x rate x P / wire(P),
+     *
+     * in IPv4 packet bits per second for the whole leaf. Call after Install.
+     * \param packetSize IPv4 packet bytes
+     * \param usableLinks the leaf's fabric links in use (0: all of them)
+     * \return the bound, bit/s of packet bytes into the leaf
+     */
+    double GetIncastBound(uint32_t packetSize, uint32_t usableLinks = 0) const;
+
     /// Write every counter of every leaf, host port scheduler, spine and fabric link.
     void WriteStats(std::ostream& os) const override;
 
