@@ -296,13 +296,10 @@ ScheduledFabricHelper::GetTotals() const
         t.dataCells += c.dataCellsSent;
         t.requestRefreshes += c.requestRefreshes;
         Ptr<VoqQueueDisc> voq = leaf->GetVoqQueueDisc();
-        for (uint32_t v = 0; v < voq->GetNVoqs(); ++v)
-        {
-            t.dequeuedBytes += voq->GetVoqDequeuedBytes(v);
-            t.waitingCreditBytes += voq->GetVoqCredit(v);
-            t.queuedBytes += voq->GetVoqBytes(v);
-            t.queuedPackets += voq->GetVoqPackets(v);
-        }
+        t.dequeuedBytes += voq->GetDequeuedBytes();
+        t.waitingCreditBytes += voq->GetCreditBalance();
+        t.queuedBytes += voq->GetQueuedBytes();
+        t.queuedPackets += voq->GetQueuedPackets();
         t.voqPauses += voq->GetPauses();
         for (uint32_t p = 0; p < leaf->GetNHostPorts(); ++p)
         {

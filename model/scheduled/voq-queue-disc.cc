@@ -180,6 +180,16 @@ VoqQueueDisc::~VoqQueueDisc()
 }
 
 void
+VoqQueueDisc::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_pfc = PfcCallback();
+    m_groupReady = GroupReadyCallback();
+    m_store = nullptr;
+    QueueDisc::DoDispose();
+}
+
+void
 VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficClasses)
 {
     NS_ABORT_MSG_IF(voqs == 0, "VoqQueueDisc: NumVoqs must be at least 1, got 0");
@@ -188,7 +198,8 @@ VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficCl
     m_nVoqs = voqs;
     m_nPorts = ingressPorts;
     m_nTcs = trafficClasses;
-    m_voqs.assign(m_nVoqs, Voq());
+    m_slot.assign(m_nVoqs, NONE);
+    m_voqs.clear();
     m_eligible.assign(m_nTcs, std::deque<uint32_t>());
     m_portTcBytes.assign(m_nPorts * m_nTcs, 0);
     m_paused.assign(m_nPorts * m_nTcs, false);
@@ -246,7 +257,7 @@ VoqQueueDisc::CheckConfig()
 void
 VoqQueueDisc::InitializeParams()
 {
-    if (m_voqs.size() != m_nVoqs)
+    if (m_slot.size() != m_nVoqs)
     {
         SetLayout(m_nVoqs, m_nPorts, m_nTcs);
     }
@@ -271,11 +282,11 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         voq = (cls >= 0 && static_cast<uint32_t>(cls) < m_nVoqs) ? cls : 0;
         tc = voq % m_nTcs;
     }
-    NS_ASSERT_MSG(voq < m_voqs.size(), "VOQ " << voq << " out of range");
+    NS_ASSERT_MSG(voq < m_slot.size(), "VOQ " << voq << " out of range");
     NS_ASSERT(port < m_nPorts && tc < m_nTcs);
-    Voq& q = m_voqs[voq];
+    const Voq* seen = Find(voq);
     const uint32_t size = item->GetSize();
-    const bool overVoq = q.bytes + size > m_voqLimit;
+    const bool overVoq = (seen ? seen->bytes : 0) + size > m_voqLimit;
     const bool overShared = m_used + size > m_bufferSize;
     // In PFC mode the per-VOQ limit and the pause threshold only pause; the
     // shared buffer is the hard limit (headroom should keep it from being hit).
@@ -303,6 +314,7 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         m_freeNodes = m_nodes[node].next;
     }
     m_nodes[node] = {pos, NONE, port};
+    Voq& q = StateOf(voq); // a packet that was dropped left no state behind
     if (q.tail == NONE)
     {
         q.head = node;
@@ -317,6 +329,7 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     q.enqueued += size;
     q.tc = tc;
     m_used += size;
+    m_queuedPackets++;
     m_highWater = std::max(m_highWater, m_used);
     m_portTcBytes[port * m_nTcs + tc] += size;
     m_voqEnqueueTrace(voq, size);
@@ -334,7 +347,7 @@ VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq)
     const uint32_t idx = port * m_nTcs + tc;
     const uint64_t bytes = m_portTcBytes[idx];
     const uint64_t sharedXoff = m_bufferSize - m_pfcHeadroom;
-    const bool voqFull = voq != NONE && m_voqs[voq].bytes >= m_voqLimit;
+    const bool voqFull = voq != NONE && m_voqs[m_slot[voq]].bytes >= m_voqLimit;
     if (voqFull)
     {
         m_pauseVoq[idx] = voq; // the resume waits for this VOQ to drain
@@ -355,7 +368,7 @@ VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq)
     }
     else if (bytes + m_pfcHysteresis < m_pfcXoff && m_used + m_pfcHysteresis < sharedXoff &&
              (m_pauseVoq[idx] == NONE ||
-              m_voqs[m_pauseVoq[idx]].bytes + m_pfcHysteresis < m_voqLimit))
+              m_voqs[m_slot[m_pauseVoq[idx]]].bytes + m_pfcHysteresis < m_voqLimit))
     {
         m_paused[idx] = false;
         m_pausedCount--;
@@ -380,10 +393,29 @@ VoqQueueDisc::RecheckPaused()
     }
 }
 
+VoqQueueDisc::Voq&
+VoqQueueDisc::StateOf(uint32_t voq)
+{
+    uint32_t& slot = m_slot[voq];
+    if (slot == NONE)
+    {
+        slot = static_cast<uint32_t>(m_voqs.size());
+        m_voqs.emplace_back();
+    }
+    return m_voqs[slot];
+}
+
+const VoqQueueDisc::Voq*
+VoqQueueDisc::Find(uint32_t voq) const
+{
+    const uint32_t slot = m_slot.at(voq);
+    return slot == NONE ? nullptr : &m_voqs[slot];
+}
+
 void
 VoqQueueDisc::MakeEligible(uint32_t voq)
 {
-    Voq& q = m_voqs[voq];
+    Voq& q = m_voqs[m_slot[voq]];
     if (!q.eligible && q.packets > 0 && HasCredit(q))
     {
         q.eligible = true;
@@ -408,10 +440,11 @@ VoqQueueDisc::HasCredit(const Voq& q) const
 void
 VoqQueueDisc::AddCredit(uint32_t voq, uint64_t bytes)
 {
-    NS_ASSERT(voq < m_voqs.size());
-    Voq& q = m_voqs[voq];
+    NS_ASSERT(voq < m_slot.size());
+    Voq& q = StateOf(voq);
     q.credit += static_cast<int64_t>(bytes);
     q.granted += bytes;
+    m_creditBalance += static_cast<int64_t>(bytes);
     MakeEligible(voq);
 }
 
@@ -426,7 +459,7 @@ VoqQueueDisc::DoDequeue()
         {
             const uint32_t voq = eligible.front();
             eligible.pop_front();
-            Voq& q = m_voqs[voq];
+            Voq& q = m_voqs[m_slot[voq]]; // eligible: it has state
             if (q.packets == 0 || !HasCredit(q))
             {
                 q.eligible = false;
@@ -449,14 +482,17 @@ VoqQueueDisc::DoDequeue()
                 q.tail = NONE;
             }
             q.packets--;
+            m_queuedPackets--;
             m_nodes[node].next = m_freeNodes;
             m_freeNodes = node;
             const uint32_t size = item->GetSize();
             q.bytes -= size;
             q.dequeued += size;
+            m_dequeuedBytes += size;
             if (m_gated)
             {
                 q.credit -= size;
+                m_creditBalance -= size;
             }
             m_used -= size;
             m_portTcBytes[port * m_nTcs + q.tc] -= size;
@@ -509,7 +545,7 @@ VoqQueueDisc::NotifyGroupReady(uint32_t group)
     // They had reached their turn: they keep it (still marked eligible).
     for (auto it = parked.rbegin(); it != parked.rend(); ++it)
     {
-        m_eligible[m_voqs[*it].tc].push_front(*it);
+        m_eligible[m_voqs[m_slot[*it]].tc].push_front(*it);
     }
     parked.clear();
 }
@@ -523,37 +559,73 @@ VoqQueueDisc::GetNVoqs() const
 uint64_t
 VoqQueueDisc::GetVoqBytes(uint32_t voq) const
 {
-    return m_voqs.at(voq).bytes;
+    const Voq* q = Find(voq);
+    return q ? q->bytes : 0;
 }
 
 uint32_t
 VoqQueueDisc::GetVoqPackets(uint32_t voq) const
 {
-    return m_voqs.at(voq).packets;
+    const Voq* q = Find(voq);
+    return q ? q->packets : 0;
 }
 
 int64_t
 VoqQueueDisc::GetVoqCredit(uint32_t voq) const
 {
-    return m_voqs.at(voq).credit;
+    const Voq* q = Find(voq);
+    return q ? q->credit : 0;
 }
 
 uint64_t
 VoqQueueDisc::GetVoqEnqueuedBytes(uint32_t voq) const
 {
-    return m_voqs.at(voq).enqueued;
+    const Voq* q = Find(voq);
+    return q ? q->enqueued : 0;
 }
 
 uint64_t
 VoqQueueDisc::GetVoqDequeuedBytes(uint32_t voq) const
 {
-    return m_voqs.at(voq).dequeued;
+    const Voq* q = Find(voq);
+    return q ? q->dequeued : 0;
 }
 
 uint64_t
 VoqQueueDisc::GetVoqGrantedBytes(uint32_t voq) const
 {
-    return m_voqs.at(voq).granted;
+    const Voq* q = Find(voq);
+    return q ? q->granted : 0;
+}
+
+uint32_t
+VoqQueueDisc::GetAllocatedVoqs() const
+{
+    return static_cast<uint32_t>(m_voqs.size());
+}
+
+uint64_t
+VoqQueueDisc::GetQueuedBytes() const
+{
+    return m_used;
+}
+
+uint64_t
+VoqQueueDisc::GetQueuedPackets() const
+{
+    return m_queuedPackets;
+}
+
+uint64_t
+VoqQueueDisc::GetDequeuedBytes() const
+{
+    return m_dequeuedBytes;
+}
+
+int64_t
+VoqQueueDisc::GetCreditBalance() const
+{
+    return m_creditBalance;
 }
 
 uint64_t

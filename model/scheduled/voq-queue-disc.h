@@ -35,6 +35,10 @@ class VoqStore;
  * asks the owner to send a PFC pause to the ingress port for that traffic class
  * (PfcCallback), keeping PfcHeadroom bytes of buffer for packets in flight.
  *
+ * Per-VOQ state is allocated when a VOQ first gets a packet or credit: an idle
+ * VOQ costs one 32-bit index, and a VOQ that was never used reads as empty, with
+ * no credit and nothing ever enqueued, dequeued or granted.
+ *
  * Used through TrafficControlHelper with CreditGated=false it is a plain
  * round-robin multi-queue disc (classification by packet filters, else VOQ 0).
  */
@@ -110,6 +114,16 @@ class VoqQueueDisc : public QueueDisc
     uint64_t GetVoqDequeuedBytes(uint32_t voq) const;
     /// \param voq index \return bytes ever granted to it
     uint64_t GetVoqGrantedBytes(uint32_t voq) const;
+    /// \return VOQs that have state: those that ever had a packet or credit
+    uint32_t GetAllocatedVoqs() const;
+    /// \return bytes queued in all VOQs
+    uint64_t GetQueuedBytes() const;
+    /// \return packets queued in all VOQs
+    uint64_t GetQueuedPackets() const;
+    /// \return bytes ever dequeued from all VOQs
+    uint64_t GetDequeuedBytes() const;
+    /// \return credit balance summed over all VOQs (may be negative)
+    int64_t GetCreditBalance() const;
     /// \return the largest occupancy of the shared buffer so far, bytes
     uint64_t GetBufferHighWater() const;
     /// \return packets tail-dropped
@@ -125,6 +139,9 @@ class VoqQueueDisc : public QueueDisc
 
     /// Reason string for drops when the buffer is full
     static constexpr const char* BUFFER_FULL_DROP = "Ingress buffer full";
+
+  protected:
+    void DoDispose() override;
 
   private:
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;
@@ -159,6 +176,10 @@ class VoqQueueDisc : public QueueDisc
         uint32_t port;                               //!< ingress port
     };
 
+    /// \param voq a VOQ \return its state, allocated on first use
+    Voq& StateOf(uint32_t voq);
+    /// \param voq a VOQ \return its state, or null if it was never used
+    const Voq* Find(uint32_t voq) const;
     /// Put a VOQ on the eligible list if it has packets and credit.
     void MakeEligible(uint32_t voq);
     /// \param q a non-empty VOQ \return true if its credit lets its head packet go
@@ -174,7 +195,8 @@ class VoqQueueDisc : public QueueDisc
     void RecheckPaused();
 
     Ptr<VoqStore> m_store;                        //!< the single internal queue
-    std::vector<Voq> m_voqs;                      //!< VOQs
+    std::vector<uint32_t> m_slot;                 //!< VOQ -> index into m_voqs, or NONE
+    std::vector<Voq> m_voqs;                      //!< VOQs that were ever used
     std::vector<Node> m_nodes;                    //!< node pool of all VOQs
     uint32_t m_freeNodes{NONE};                   //!< free list of the pool
     std::vector<std::deque<uint32_t>> m_eligible; //!< per class: VOQs that may send, round robin
@@ -197,7 +219,10 @@ class VoqQueueDisc : public QueueDisc
     bool m_wholePacketCredit;         //!< attribute WholePacketCredit
     bool m_gated;                     //!< attribute CreditGated
     bool m_layoutSet{false};          //!< SetLayout was called (by a credit source)
-    uint64_t m_used{0};               //!< shared buffer occupancy
+    uint64_t m_used{0};               //!< shared buffer occupancy (bytes queued in all VOQs)
+    uint64_t m_queuedPackets{0};      //!< packets queued in all VOQs
+    uint64_t m_dequeuedBytes{0};      //!< bytes ever dequeued from all VOQs
+    int64_t m_creditBalance{0};       //!< credit balance summed over all VOQs
     uint64_t m_highWater{0};          //!< its maximum
     uint64_t m_droppedPackets{0};     //!< counter
     uint64_t m_droppedBytes{0};       //!< counter
