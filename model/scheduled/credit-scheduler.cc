@@ -163,8 +163,9 @@ CreditScheduler::Setup(uint32_t sources,
     NS_ABORT_MSG_IF(m_window != 0 && m_window < m_sourceQuantum,
                     "CreditWindow=" << m_window
                                     << " is smaller than SourceQuantum=" << m_sourceQuantum);
-    m_entries.assign(sources * trafficClasses, Entry());
-    m_active.assign(trafficClasses, std::deque<uint32_t>());
+    m_slot.assign(static_cast<std::size_t>(sources) * trafficClasses, NONE);
+    m_entries.clear();
+    m_active.assign(trafficClasses, ActiveList());
     m_classDeficit.assign(trafficClasses, 0);
     m_turnBytes.assign(trafficClasses, 0);
     m_weights.assign(trafficClasses, 1);
@@ -204,7 +205,7 @@ void
 CreditScheduler::NotifyArrival(uint32_t source, uint8_t tc, uint64_t bytes)
 {
     NS_ASSERT(source < m_sources && tc < m_tcs);
-    m_entries[tc * m_sources + source].arrived += bytes;
+    EntryOf(source, tc).arrived += bytes;
     m_arrived += bytes;
     if (m_windowStalled && GetOutstandingBytes() < static_cast<int64_t>(m_window))
     {
@@ -253,7 +254,7 @@ CreditScheduler::Age()
         m_writtenOff += old - m_arrived;
         m_arrived = old;
         // Which VOQ's bytes were lost is not known: none is held to its share
-        // for them.
+        // for them. (A VOQ without an entry has neither.)
         for (auto& e : m_entries)
         {
             e.arrived = std::max(e.arrived, e.granted);
@@ -297,7 +298,7 @@ CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, 
 {
     NS_ASSERT(source < m_sources && tc < m_tcs);
     m_requestTrace(source, tc, cumulativeBytes);
-    Entry& e = m_entries[tc * m_sources + source];
+    Entry& e = EntryOf(source, tc);
     // Cumulative: a stale or reordered request never lowers the demand.
     if (refresh && cumulativeBytes <= e.requested && e.granted >= e.requested && e.granted > 0)
     {
@@ -313,7 +314,7 @@ CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, 
     if (!e.active && e.requested > e.granted)
     {
         e.active = true;
-        m_active[tc].push_back(source);
+        PushActive(tc, m_slot[tc * m_sources + source]);
         m_activeCount++;
     }
     Kick();
@@ -343,11 +344,64 @@ CreditScheduler::Kick()
     }
 }
 
+CreditScheduler::Entry&
+CreditScheduler::EntryOf(uint32_t source, uint8_t tc)
+{
+    uint32_t& slot = m_slot[tc * m_sources + source];
+    if (slot == NONE)
+    {
+        slot = static_cast<uint32_t>(m_entries.size());
+        m_entries.emplace_back();
+        m_entries.back().source = source;
+    }
+    return m_entries[slot];
+}
+
+const CreditScheduler::Entry*
+CreditScheduler::Find(uint32_t source, uint8_t tc) const
+{
+    NS_ABORT_MSG_IF(source >= m_sources || tc >= m_tcs,
+                    "CreditScheduler: no VOQ (source " << source << ", class " << +tc << ")");
+    const uint32_t slot = m_slot[tc * m_sources + source];
+    return slot == NONE ? nullptr : &m_entries[slot];
+}
+
+void
+CreditScheduler::PushActive(uint32_t tc, uint32_t slot)
+{
+    ActiveList& list = m_active[tc];
+    m_entries[slot].next = NONE;
+    if (list.tail == NONE)
+    {
+        list.head = slot;
+    }
+    else
+    {
+        m_entries[list.tail].next = slot;
+    }
+    list.tail = slot;
+    list.size++;
+}
+
+uint32_t
+CreditScheduler::PopActive(uint32_t tc)
+{
+    ActiveList& list = m_active[tc];
+    const uint32_t slot = list.head;
+    list.head = m_entries[slot].next;
+    if (list.head == NONE)
+    {
+        list.tail = NONE;
+    }
+    list.size--;
+    return slot;
+}
+
 bool
 CreditScheduler::CanGrant(uint32_t tc)
 {
-    std::deque<uint32_t>& list = m_active[tc];
-    if (list.empty())
+    const ActiveList& list = m_active[tc];
+    if (list.size == 0)
     {
         return false;
     }
@@ -358,15 +412,14 @@ CreditScheduler::CanGrant(uint32_t tc)
     // The turn passes over VOQs that hold their share of the window.
     const int64_t share = std::max<int64_t>(m_window / m_activeCount,
                                             static_cast<int64_t>(m_sourceQuantum + m_creditSize));
-    for (std::size_t passed = 0; passed < list.size(); ++passed)
+    for (uint32_t passed = 0, n = list.size; passed < n; ++passed)
     {
-        const Entry& head = m_entries[tc * m_sources + list.front()];
+        const Entry& head = m_entries[list.head];
         if (static_cast<int64_t>(head.granted - head.arrived) < share)
         {
             return true;
         }
-        list.push_back(list.front());
-        list.pop_front();
+        PushActive(tc, PopActive(tc));
         m_turnBytes[tc] = 0;
     }
     return false;
@@ -392,7 +445,7 @@ CreditScheduler::PickClass()
         const uint32_t tc = m_classCursor;
         if (!CanGrant(tc))
         {
-            m_classDeficit[tc] = m_active[tc].empty() ? 0 : m_classDeficit[tc];
+            m_classDeficit[tc] = m_active[tc].size == 0 ? 0 : m_classDeficit[tc];
         }
         else if (m_classDeficit[tc] > 0)
         {
@@ -445,9 +498,9 @@ CreditScheduler::Tick()
             StallWindow();
             return;
         }
-        std::deque<uint32_t>& list = m_active[tc];
-        const uint32_t source = list.front();
-        Entry& e = m_entries[tc * m_sources + source];
+        const uint32_t slot = m_active[tc].head;
+        Entry& e = m_entries[slot];
+        const uint32_t source = e.source;
         // Credit comes in whole credits, as in cell fabrics: a VOQ of small packets
         // (ACKs) keeps the rest of a credit and sends its next packets on it,
         // instead of a request and a grant per packet.
@@ -469,15 +522,14 @@ CreditScheduler::Tick()
         m_turnBytes[tc] += grant;
         if (e.granted >= e.requested)
         {
-            list.pop_front();
+            PopActive(tc);
             m_turnBytes[tc] = 0;
             e.active = false;
             m_activeCount--;
         }
         else if (m_turnBytes[tc] >= m_sourceQuantum)
         {
-            list.pop_front();
-            list.push_back(source);
+            PushActive(tc, PopActive(tc));
             m_turnBytes[tc] = 0;
         }
         m_grantTrace(source, static_cast<uint8_t>(tc), grant);
@@ -507,13 +559,37 @@ CreditScheduler::GetGrantedBytes() const
 uint64_t
 CreditScheduler::GetGrantedBytes(uint32_t source, uint8_t tc) const
 {
-    return m_entries.at(tc * m_sources + source).granted;
+    const Entry* e = Find(source, tc);
+    return e ? e->granted : 0;
 }
 
 uint64_t
 CreditScheduler::GetRequestedBytes(uint32_t source, uint8_t tc) const
 {
-    return m_entries.at(tc * m_sources + source).requested;
+    const Entry* e = Find(source, tc);
+    return e ? e->requested : 0;
+}
+
+uint64_t
+CreditScheduler::GetGrantSent(uint32_t source, uint8_t tc) const
+{
+    const Entry* e = Find(source, tc);
+    return e ? e->grantSent : 0;
+}
+
+void
+CreditScheduler::SetGrantSent(uint32_t source, uint8_t tc, uint64_t cumulative)
+{
+    NS_LOG_FUNCTION(this << source << +tc << cumulative);
+    NS_ABORT_MSG_IF(source >= m_sources || tc >= m_tcs,
+                    "CreditScheduler: no VOQ (source " << source << ", class " << +tc << ")");
+    EntryOf(source, tc).grantSent = cumulative;
+}
+
+uint32_t
+CreditScheduler::GetAllocatedEntries() const
+{
+    return static_cast<uint32_t>(m_entries.size());
 }
 
 uint64_t

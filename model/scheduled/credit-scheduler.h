@@ -12,7 +12,6 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -45,6 +44,9 @@ namespace ns3
  * lost with a failed link) within WindowTimeout, far longer than any trip through the fabric: bytes
  * granted longer ago that have not arrived are written off, so losses cannot
  * hold the window shut.
+ *
+ * Per-VOQ state is allocated when a VOQ first requests (or its bytes arrive): a
+ * (traffic class, source) that never asked costs one 32-bit index.
  */
 class CreditScheduler : public Object
 {
@@ -113,6 +115,23 @@ class CreditScheduler : public Object
     uint64_t GetGrantedBytes(uint32_t source, uint8_t tc) const;
     /// \param source ingress leaf \param tc class \return bytes requested by that VOQ
     uint64_t GetRequestedBytes(uint32_t source, uint8_t tc) const;
+    /**
+     * \param source ingress leaf
+     * \param tc class
+     * \return the cumulative grant last sent to that VOQ, as the owner recorded it
+     *         with SetGrantSent (0 if none)
+     */
+    uint64_t GetGrantSent(uint32_t source, uint8_t tc) const;
+    /**
+     * Record the cumulative grant the owner last sent to a VOQ (grants may be
+     * batched: the owner sends only some of those this scheduler hands out).
+     * \param source ingress leaf
+     * \param tc class
+     * \param cumulative cumulative bytes granted that the owner sent
+     */
+    void SetGrantSent(uint32_t source, uint8_t tc, uint64_t cumulative);
+    /// \return (class, source) pairs that have state: those that ever asked or sent
+    uint32_t GetAllocatedEntries() const;
     /// \return grants sent
     uint64_t GetGrants() const;
     /// \return turns skipped because the egress queue was above the limit
@@ -157,14 +176,45 @@ class CreditScheduler : public Object
     /// The window was full: look again now that grants have aged.
     void CheckWindow();
 
+    /// No entry.
+    static constexpr uint32_t NONE = 0xffffffff;
+
     /// Per-VOQ state.
     struct Entry
     {
         uint64_t requested{0}; //!< cumulative bytes requested
         uint64_t granted{0};   //!< cumulative bytes granted
         uint64_t arrived{0};   //!< cumulative bytes arrived (or given up)
+        uint64_t grantSent{0}; //!< cumulative grant the owner last sent
+        uint32_t source{0};    //!< its ingress leaf
+        uint32_t next{NONE};   //!< next entry on its class's round-robin list
         bool active{false};    //!< on its class's round-robin list
     };
+
+    /// A class's round-robin list of requesting VOQs, linked through the entries.
+    struct ActiveList
+    {
+        uint32_t head{NONE}; //!< first entry (the one whose turn it is)
+        uint32_t tail{NONE}; //!< last entry
+        uint32_t size{0};    //!< entries on the list
+    };
+
+    /**
+     * \param source ingress leaf
+     * \param tc class
+     * \return its entry, allocated on first use
+     */
+    Entry& EntryOf(uint32_t source, uint8_t tc);
+    /**
+     * \param source ingress leaf
+     * \param tc class
+     * \return its entry, or null if it has none
+     */
+    const Entry* Find(uint32_t source, uint8_t tc) const;
+    /// \param tc class \param slot an entry: append it to the class's list
+    void PushActive(uint32_t tc, uint32_t slot);
+    /// \param tc class with a non-empty list \return its first entry, removed
+    uint32_t PopActive(uint32_t tc);
 
     uint32_t m_creditSize;     //!< attribute CreditSize
     double m_overGrant;        //!< attribute OverGrant
@@ -178,25 +228,26 @@ class CreditScheduler : public Object
     uint64_t m_arrived{0};     //!< bytes arrived (or given up)
     /// Age buckets over WindowTimeout.
     static constexpr uint32_t AGE_BUCKETS = 8;
-    uint64_t m_recent[AGE_BUCKETS]{};           //!< bytes granted per age bucket
-    uint32_t m_bucket{0};                       //!< current age bucket
-    int64_t m_bucketEnd{0};                     //!< when it ends (time steps)
-    bool m_windowStalled{false};                //!< the window stopped the grants
-    EventId m_windowCheck;                      //!< write-off check
-    uint64_t m_windowStalls{0};                 //!< counter
-    uint64_t m_writtenOff{0};                   //!< counter
-    uint32_t m_sources{0};                      //!< sources
-    uint32_t m_tcs{0};                          //!< classes
-    DataRate m_rate;                            //!< port rate
-    std::vector<Entry> m_entries;               //!< per (tc, source)
-    std::vector<std::deque<uint32_t>> m_active; //!< per tc, sources with demand
-    std::vector<uint64_t> m_weights;            //!< per tc
-    std::vector<int64_t> m_classDeficit;        //!< per tc (weighted mode)
-    std::vector<uint64_t> m_turnBytes;          //!< per tc, bytes granted to the head source
-    uint32_t m_sourceQuantum;                   //!< attribute SourceQuantum
-    uint32_t m_classCursor{0};                  //!< weighted mode round-robin position
-    uint32_t m_activeCount{0};                  //!< VOQs with demand
-    EventId m_tick;                             //!< next turn
+    uint64_t m_recent[AGE_BUCKETS]{};    //!< bytes granted per age bucket
+    uint32_t m_bucket{0};                //!< current age bucket
+    int64_t m_bucketEnd{0};              //!< when it ends (time steps)
+    bool m_windowStalled{false};         //!< the window stopped the grants
+    EventId m_windowCheck;               //!< write-off check
+    uint64_t m_windowStalls{0};          //!< counter
+    uint64_t m_writtenOff{0};            //!< counter
+    uint32_t m_sources{0};               //!< sources
+    uint32_t m_tcs{0};                   //!< classes
+    DataRate m_rate;                     //!< port rate
+    std::vector<uint32_t> m_slot;        //!< per (tc, source): index into m_entries, or NONE
+    std::vector<Entry> m_entries;        //!< VOQs that have asked
+    std::vector<ActiveList> m_active;    //!< per tc, VOQs with demand
+    std::vector<uint64_t> m_weights;     //!< per tc
+    std::vector<int64_t> m_classDeficit; //!< per tc (weighted mode)
+    std::vector<uint64_t> m_turnBytes;   //!< per tc, bytes granted to the head source
+    uint32_t m_sourceQuantum;            //!< attribute SourceQuantum
+    uint32_t m_classCursor{0};           //!< weighted mode round-robin position
+    uint32_t m_activeCount{0};           //!< VOQs with demand
+    EventId m_tick;                      //!< next turn
     __int128 m_nextFs{0};            //!< exact time of the next turn, fs (128 bits: no overflow)
     bool m_running{false};           //!< ticking
     uint64_t m_grantedTotal{0};      //!< counter

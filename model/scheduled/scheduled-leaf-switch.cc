@@ -338,7 +338,6 @@ ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
         m_ifToPort.resize(device->GetIfIndex() + 1, -1);
     }
     m_ifToPort[device->GetIfIndex()] = static_cast<int32_t>(port);
-    m_grantSent.resize(m_grantSent.size() + m_nTcs * m_leaves, 0);
     m_lastPause.resize(m_lastPause.size() + m_nTcs, std::numeric_limits<int64_t>::min() / 2);
     device->SetReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveFromHost, this));
     scheduler->Setup(m_leaves, m_nTcs, rate, m_cellPayload);
@@ -555,13 +554,13 @@ ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint6
     // Grants are cumulative, so several credits can travel in one control cell:
     // send when GrantBatch bytes are unsent, or when the VOQ's demand is fully
     // granted (no later grant would carry the rest).
-    const std::size_t idx = (static_cast<std::size_t>(port) * m_nTcs + tc) * m_leaves + source;
-    if (cumulative - m_grantSent[idx] < m_grantBatch &&
-        cumulative < m_schedulers[port]->GetRequestedBytes(source, tc))
+    CreditScheduler& scheduler = *m_schedulers[port];
+    if (cumulative - scheduler.GetGrantSent(source, tc) < m_grantBatch &&
+        cumulative < scheduler.GetRequestedBytes(source, tc))
     {
         return;
     }
-    m_grantSent[idx] = cumulative;
+    scheduler.SetGrantSent(source, tc, cumulative);
     FabricCell cell;
     cell.type = FabricCell::CREDIT_GRANT;
     cell.tc = tc;

@@ -300,7 +300,6 @@ class ScheduledLeafSwitch : public Object
     std::unique_ptr<EgressReassembly> m_egress;      //!< egress reassembly
     std::vector<EventId> m_reachEvents;              //!< reachability updates still due
     std::vector<int64_t> m_lastPause;                //!< per (host port, tc): last pause sent
-    std::vector<uint64_t> m_grantSent;               //!< per (port, tc, source): last sent
     Ptr<UniformRandomVariable> m_rng;                //!< random spraying, request jitter
     bool m_draining{false};                          //!< Drain in progress
     Counters m_counters;                             //!< counters
