@@ -31,8 +31,7 @@ VoqCreditRequester::VoqCreditRequester(Ptr<VoqQueueDisc> voq,
     : m_voq(voq),
       m_params(parameters),
       m_rng(rng),
-      m_send(send),
-      m_slot(voq->GetNVoqs(), NONE)
+      m_send(send)
 {
 }
 
@@ -55,13 +54,14 @@ VoqCreditRequester::Cancel()
 VoqCreditRequester::State&
 VoqCreditRequester::StateOf(uint32_t voq)
 {
-    uint32_t& slot = m_slot[voq];
-    if (slot == NONE)
+    uint32_t slot = m_voq->GetVoqTag(voq);
+    if (slot == VoqQueueDisc::NO_TAG)
     {
         slot = static_cast<uint32_t>(m_states.size());
         m_states.emplace_back();
         m_states.back().voq = voq;
         m_states.back().lastRequest = LONG_AGO;
+        m_voq->SetVoqTag(voq, slot);
     }
     return m_states[slot];
 }
@@ -129,7 +129,7 @@ VoqCreditRequester::Send(State& s)
 void
 VoqCreditRequester::Deferred(uint32_t voq)
 {
-    State& s = m_states[m_slot[voq]];
+    State& s = m_states[m_voq->GetVoqTag(voq)];
     s.pending = false;
     if (m_voq->GetVoqEnqueuedBytes(voq) == s.reported)
     {

@@ -32,8 +32,9 @@ class VoqQueueDisc;
  * grows by the difference. After a link failure a watchdog re-requests, marked as
  * a refresh, for VOQs that waited CreditTimeout for credit.
  *
- * Per-VOQ state is allocated when a VOQ first asks, so an idle VOQ costs one
- * index. The parameters are the owning ScheduledLeafSwitch's attributes.
+ * Per-VOQ state is allocated when a VOQ first asks, and found through the VOQ's
+ * tag in the VoqQueueDisc (VoqQueueDisc::SetVoqTag), so an idle VOQ costs
+ * nothing here. The parameters are the owning ScheduledLeafSwitch's attributes.
  */
 class VoqCreditRequester
 {
@@ -112,15 +113,11 @@ class VoqCreditRequester
     /// Re-request credit for VOQs that have waited too long.
     void Watchdog();
 
-    /// No state yet.
-    static constexpr uint32_t NONE = 0xffffffff;
-
     Ptr<VoqQueueDisc> m_voq;          //!< the VOQs
     Parameters m_params;              //!< the owner's parameters
     Ptr<UniformRandomVariable> m_rng; //!< request phases
     SendRequestCallback m_send;       //!< to the egress scheduler
-    std::vector<uint32_t> m_slot;     //!< VOQ -> index into m_states, or NONE
-    std::vector<State> m_states;      //!< VOQs that have asked
+    std::vector<State> m_states;      //!< VOQs that have asked (a VOQ's tag is its index)
     EventId m_watchdog;               //!< credit watchdog
     uint64_t m_requests{0};           //!< counter
     uint64_t m_grants{0};             //!< counter

@@ -604,6 +604,21 @@ VoqQueueDisc::GetAllocatedVoqs() const
     return static_cast<uint32_t>(m_voqs.size());
 }
 
+uint32_t
+VoqQueueDisc::GetVoqTag(uint32_t voq) const
+{
+    const Voq* q = Find(voq);
+    return q ? q->tag : NO_TAG;
+}
+
+void
+VoqQueueDisc::SetVoqTag(uint32_t voq, uint32_t tag)
+{
+    NS_LOG_FUNCTION(this << voq << tag);
+    NS_ABORT_MSG_IF(voq >= m_slot.size(), "VoqQueueDisc: VOQ " << voq << " out of range");
+    StateOf(voq).tag = tag;
+}
+
 uint64_t
 VoqQueueDisc::GetQueuedBytes() const
 {

@@ -114,8 +114,21 @@ class VoqQueueDisc : public QueueDisc
     uint64_t GetVoqDequeuedBytes(uint32_t voq) const;
     /// \param voq index \return bytes ever granted to it
     uint64_t GetVoqGrantedBytes(uint32_t voq) const;
-    /// \return VOQs that have state: those that ever had a packet or credit
+    /// \return VOQs that have state: those that ever had a packet, credit or a tag
     uint32_t GetAllocatedVoqs() const;
+
+    /// No tag set.
+    static constexpr uint32_t NO_TAG = 0xffffffff;
+    /// \param voq index \return the tag set with SetVoqTag, or NO_TAG
+    uint32_t GetVoqTag(uint32_t voq) const;
+    /**
+     * Keep a 32-bit value of the owner's with a VOQ's state (an index into the
+     * owner's own per-VOQ state, so the owner needs no per-VOQ index of its own).
+     * The VOQ's state is allocated if it had none.
+     * \param voq index
+     * \param tag the value
+     */
+    void SetVoqTag(uint32_t voq, uint32_t tag);
     /// \return bytes queued in all VOQs
     uint64_t GetQueuedBytes() const;
     /// \return packets queued in all VOQs
@@ -155,6 +168,7 @@ class VoqQueueDisc : public QueueDisc
         uint32_t head{NONE};  //!< first packet (index into m_nodes)
         uint32_t tail{NONE};  //!< last packet
         uint32_t packets{0};  //!< queued packets
+        uint32_t tag{NO_TAG}; //!< the owner's value (SetVoqTag)
         uint64_t bytes{0};    //!< queued bytes
         int64_t credit{0};    //!< credit balance
         uint64_t enqueued{0}; //!< bytes ever enqueued
