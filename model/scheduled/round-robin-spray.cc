@@ -46,7 +46,12 @@ void
 RoundRobinSpray::Reset()
 {
     NS_LOG_FUNCTION(this);
-    m_deficit.assign(static_cast<std::size_t>(m_leaves) * m_ports->size(), 0);
+    // Every deficit is zero again: a leaf's row is allocated when a cell next
+    // goes there.
+    m_width = m_ports->size();
+    m_row.assign(m_leaves, NONE);
+    m_deficit.clear();
+    m_rows = 0;
 }
 
 uint32_t
@@ -61,7 +66,13 @@ RoundRobinSpray::Pick(uint32_t dstLeaf,
     {
         cursor %= n; // leaf index >= links: still start where Setup meant
     }
-    int64_t* deficit = &m_deficit[static_cast<std::size_t>(dstLeaf) * m_ports->size()];
+    uint32_t& row = m_row[dstLeaf];
+    if (row == NONE)
+    {
+        row = m_rows++;
+        m_deficit.resize(m_deficit.size() + m_width, 0);
+    }
+    int64_t* deficit = &m_deficit[row * m_width];
     const int64_t need = wireBytes;
     // Every link is visited at most twice: once to use up its deficit, once after
     // a fresh quantum (at least one cell).

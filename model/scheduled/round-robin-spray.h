@@ -20,6 +20,7 @@ namespace ns3
  * per turn, per destination leaf. A link without room for the cell loses its
  * turn (and its deficit). Leaves start their turns at different links, so
  * synchronised first cells from many leaves do not all meet at one spine.
+ * Deficits are kept only for the leaves cells were sent to since the last Reset.
  */
 class RoundRobinSpray : public SprayPolicy
 {
@@ -43,7 +44,13 @@ class RoundRobinSpray : public SprayPolicy
                   uint32_t reserveBytes) override;
 
   private:
-    std::vector<int64_t> m_deficit; //!< per (destination leaf, fabric port), bytes
+    /// No deficits for a leaf.
+    static constexpr uint32_t NONE = 0xffffffff;
+
+    std::vector<uint32_t> m_row;    //!< per destination leaf: its row of m_deficit, or NONE
+    std::vector<int64_t> m_deficit; //!< rows of a deficit per fabric port, bytes
+    uint32_t m_rows{0};             //!< rows in m_deficit
+    std::size_t m_width{0};         //!< fabric ports per row
     std::vector<uint32_t> m_cursor; //!< position in the usable links, per destination leaf
 };
 

@@ -279,14 +279,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     m_portsPerLeaf = cluster.hostsPerLeaf;
     m_segmenter = std::make_unique<CellSegmenter>(m_cellPayload, m_cellHeader, m_variableLastCell);
     CreateEgress(m_reorderWindow != 0 ? m_reorderWindow : CellReassembler::MAX_WINDOW);
-    const uint32_t hosts = cluster.GetHosts();
-    m_hostLeaf.resize(hosts);
-    m_hostPort.resize(hosts);
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        m_hostLeaf[h] = cluster.GetLeafOfHost(h);
-        m_hostPort[h] = cluster.GetPortOfHost(h);
-    }
+    m_hosts = cluster.GetHosts();
     const uint32_t voqs = m_leaves * m_portsPerLeaf * m_nTcs;
     m_voq = voq;
     m_voq->SetLayout(voqs, m_portsPerLeaf, m_nTcs);
@@ -469,7 +462,7 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
     const uint32_t hostIdx = (protocol == RoceNetDevice::IPV4_PROTOCOL && packet->PeekHeader(ip))
                                  ? m_cluster.GetHostIndex(ip.GetDestination())
                                  : m_cluster.GetHosts();
-    if (hostIdx >= m_hostLeaf.size())
+    if (hostIdx >= m_hosts)
     {
         // Only an IPv4 destination outside the cluster is a configuration error;
         // other frames are simply not switched (counted as unroutable).
@@ -484,8 +477,9 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
         m_dropTrace(inPort, packet);
         return true;
     }
-    const uint32_t dstLeaf = m_hostLeaf[hostIdx];
-    const uint32_t dstPort = m_hostPort[hostIdx];
+    // As ClusterDescription::GetLeafOfHost and GetPortOfHost, without their checks.
+    const uint32_t dstLeaf = hostIdx / m_portsPerLeaf;
+    const uint32_t dstPort = hostIdx % m_portsPerLeaf;
     const uint8_t tc = static_cast<uint8_t>(std::min<uint32_t>(ip.GetDscp() >> 3, m_nTcs - 1));
     const uint32_t voq = GetVoqIndex(dstLeaf, dstPort, tc);
     // The leaf is the packet's last holder from here on: it travels by reference.

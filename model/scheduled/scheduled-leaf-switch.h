@@ -38,7 +38,7 @@ class VoqQueueDisc;
  * \brief A leaf of a scheduled fabric, in its ingress and egress roles.
  *
  * Ingress: a packet from a host port (starting with its Ipv4Header) is looked up
- * (destination address -> host index -> egress leaf and port, by vectors; traffic
+ * (destination address -> host index -> egress leaf and port, by arithmetic; traffic
  * class = min(DSCP >> 3, NumTrafficClasses - 1)) and queued in its VOQ of the
  * VoqQueueDisc. The VOQ reports the cumulative bytes it has queued to the egress
  * port's CreditScheduler in credit-request control cells (at most one per
@@ -281,8 +281,7 @@ class ScheduledLeafSwitch : public Object
     uint32_t m_leaves{0};                            //!< leaves in the fabric
     uint32_t m_portsPerLeaf{0};                      //!< host ports per leaf (VOQ layout)
     ClusterDescription m_cluster;                    //!< the cluster
-    std::vector<uint32_t> m_hostLeaf;                //!< host index -> leaf
-    std::vector<uint32_t> m_hostPort;                //!< host index -> port
+    uint32_t m_hosts{0};                             //!< hosts in the cluster
     std::vector<Ptr<NetDevice>> m_hostDevs;          //!< host ports
     std::vector<Address> m_hostPeer;                 //!< destination address on each host port
     std::vector<int32_t> m_ifToPort;                 //!< ifIndex -> host port (-1: not a host port)
