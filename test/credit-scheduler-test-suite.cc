@@ -13,6 +13,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -266,6 +267,47 @@ class CreditWindowTestCase : public TestCase
     }
 };
 
+/// Entries exist only for VOQs that asked: the others read as zeros.
+class CreditSparseTestCase : public TestCase
+{
+  public:
+    CreditSparseTestCase()
+        : TestCase("state only for VOQs that asked: the others read as zeros")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t sources = 4096;
+        auto s = WindowlessScheduler();
+        s->Setup(sources, 8, DataRate("100Gbps"), 256);
+        GrantLog log(sources, 8);
+        s->SetGrantCallback(MakeCallback(&GrantLog::Grant, &log));
+        NS_TEST_EXPECT_MSG_EQ(s->GetAllocatedEntries(), 0, "no entry before a request");
+        s->Request(17, 3, 3 * 1024);
+        s->Request(sources - 1, 0, 2 * 1024);
+        s->Request(17, 3, 5 * 1024); // the same VOQ again
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->GetAllocatedEntries(), 2, "two VOQs asked");
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(17, 3), 5 * 1024, "all its demand granted");
+        NS_TEST_EXPECT_MSG_EQ(log.Bytes(17, 3), 5 * 1024, "and sent");
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(sources - 1, 0), 2 * 1024, "the other one too");
+        NS_TEST_EXPECT_MSG_EQ(s->GetRequestedBytes(17, 3), 5 * 1024, "requested");
+        for (auto [source, tc] : {std::pair<uint32_t, uint8_t>{0, 0}, {17, 2}, {18, 3}, {4000, 7}})
+        {
+            NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(source, tc), 0, "idle VOQ: none granted");
+            NS_TEST_EXPECT_MSG_EQ(s->GetRequestedBytes(source, tc), 0, "idle VOQ: none asked");
+            NS_TEST_EXPECT_MSG_EQ(s->GetGrantSent(source, tc), 0, "idle VOQ: none sent");
+        }
+        s->SetGrantSent(17, 3, 4096);
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantSent(17, 3), 4096, "the owner's last grant sent");
+        NS_TEST_EXPECT_MSG_EQ(s->GetAllocatedEntries(), 2, "recorded in the existing entry");
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(), 7 * 1024, "total granted");
+        Simulator::Destroy();
+    }
+};
+
 /// The ns-3 suite of the credit scheduler.
 class CreditSchedulerTestSuite : public TestSuite
 {
@@ -279,6 +321,7 @@ class CreditSchedulerTestSuite : public TestSuite
         AddTestCase(new CreditClassTestCase("Weighted"), TestCase::QUICK);
         AddTestCase(new CreditGateTestCase(), TestCase::QUICK);
         AddTestCase(new CreditRefreshTestCase(), TestCase::QUICK);
+        AddTestCase(new CreditSparseTestCase(), TestCase::QUICK);
     }
 };
 

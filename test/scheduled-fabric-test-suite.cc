@@ -560,6 +560,64 @@ class PermutationTestCase : public FabricTestCase
     }
 };
 
+/// Per-VOQ state in proportion to use: a leaf keeps VOQ state only for the
+/// destinations its hosts sent to, an egress port scheduler only for the source
+/// leaves that asked it for credit.
+class SparseStateTestCase : public FabricTestCase
+{
+  public:
+    SparseStateTestCase()
+        : FabricTestCase("VOQ and credit scheduler state only for what is used")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricRun run;
+        run.cluster = SmallCluster(4, 4, 2);
+        const uint32_t hosts = run.cluster.GetHosts();
+        const uint32_t perLeaf = run.cluster.hostsPerLeaf;
+        // Every host sends to the same port of the next leaf: one VOQ per host.
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            run.flows.emplace_back(h, (h + perLeaf) % hosts);
+        }
+        run.stop = MicroSeconds(20);
+        run.end = MicroSeconds(100);
+        run.Execute();
+        NS_TEST_EXPECT_MSG_GT(run.totals.deliveredPackets, 0, "traffic flowed");
+        CheckConservation(run.totals, true);
+        for (uint32_t l = 0; l < run.cluster.leaves; ++l)
+        {
+            Ptr<ScheduledLeafSwitch> leaf = run.helper.GetLeaf(l);
+            Ptr<VoqQueueDisc> voq = leaf->GetVoqQueueDisc();
+            NS_TEST_EXPECT_MSG_EQ(voq->GetNVoqs(),
+                                  run.cluster.leaves * perLeaf * 8,
+                                  "every (leaf, port, class) has a VOQ number");
+            NS_TEST_EXPECT_MSG_EQ(voq->GetAllocatedVoqs(),
+                                  perLeaf,
+                                  "leaf " << l << ": one per host");
+            const uint32_t next = (l + 1) % run.cluster.leaves;
+            for (uint32_t p = 0; p < perLeaf; ++p)
+            {
+                NS_TEST_EXPECT_MSG_GT(voq->GetVoqEnqueuedBytes(leaf->GetVoqIndex(next, p, 0)),
+                                      0,
+                                      "the VOQ of the flow was used");
+                NS_TEST_EXPECT_MSG_EQ(voq->GetVoqEnqueuedBytes(leaf->GetVoqIndex(l, p, 0)),
+                                      0,
+                                      "a VOQ never used reads zero");
+                Ptr<CreditScheduler> s = leaf->GetScheduler(p);
+                NS_TEST_EXPECT_MSG_EQ(s->GetAllocatedEntries(), 1, "one source leaf asked");
+                const uint32_t prev = (l + run.cluster.leaves - 1) % run.cluster.leaves;
+                NS_TEST_EXPECT_MSG_EQ(s->GetGrantSent(prev, 0),
+                                      s->GetGrantedBytes(prev, 0),
+                                      "every grant was sent (GrantBatch 1)");
+            }
+        }
+    }
+};
+
 /// Spraying: one flow's data cells spread evenly over every fabric link.
 class SprayTestCase : public FabricTestCase
 {
@@ -1100,6 +1158,7 @@ class ScheduledFabricTestSuite : public TestSuite
         AddTestCase(new IncastRateTestCase("800Gbps"), TestCase::QUICK);
         AddTestCase(new LocalAndRemoteIncastTestCase(), TestCase::QUICK);
         AddTestCase(new PermutationTestCase(), TestCase::QUICK);
+        AddTestCase(new SparseStateTestCase(), TestCase::QUICK);
         AddTestCase(new SprayTestCase("RoundRobin"), TestCase::QUICK);
         AddTestCase(new SprayTestCase("LeastLoaded"), TestCase::QUICK);
         AddTestCase(new ConservationTestCase(), TestCase::QUICK);

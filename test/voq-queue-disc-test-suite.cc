@@ -306,6 +306,101 @@ class VoqTrafficControlTestCase : public TestCase
     }
 };
 
+/// VOQs get state only when used: a never-used VOQ reads as zeros, a dropped
+/// packet leaves no state, and the totals are the sums over the used VOQs.
+class VoqSparseTestCase : public TestCase
+{
+  public:
+    VoqSparseTestCase()
+        : TestCase("state only for used VOQs: idle ones read as zeros")
+    {
+    }
+
+  private:
+    /// Every per-VOQ getter reads zero for a VOQ.
+    void CheckIdle(Ptr<VoqQueueDisc> qd, uint32_t voq)
+    {
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqBytes(voq), 0, "VOQ " << voq << ": no bytes");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqPackets(voq), 0, "VOQ " << voq << ": no packets");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqCredit(voq), 0, "VOQ " << voq << ": no credit");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqEnqueuedBytes(voq), 0, "VOQ " << voq << ": none enqueued");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqDequeuedBytes(voq), 0, "VOQ " << voq << ": none dequeued");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqGrantedBytes(voq), 0, "VOQ " << voq << ": none granted");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqTag(voq),
+                              VoqQueueDisc::NO_TAG,
+                              "VOQ " << voq << ": no tag");
+    }
+
+    void DoRun() override
+    {
+        // A 4096-host leaf's worth of VOQs: 4096 ports x 8 classes.
+        const uint32_t voqs = 4096 * 8;
+        auto qd = CreateObject<VoqQueueDisc>();
+        qd->SetLayout(voqs, 2, 8);
+        qd->Initialize();
+        NS_TEST_EXPECT_MSG_EQ(qd->GetNVoqs(), voqs, "layout");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetAllocatedVoqs(), 0, "no VOQ has state before use");
+        for (uint32_t voq : {0u, 12345u, voqs - 1})
+        {
+            CheckIdle(qd, voq);
+        }
+        qd->Enqueue(Item(1000, 7, 0, 7));
+        qd->Enqueue(Item(600, 7, 1, 7));
+        qd->Enqueue(Item(400, voqs - 2, 1, 6));
+        qd->AddCredit(5000, 2048); // credit before any packet
+        NS_TEST_EXPECT_MSG_EQ(qd->GetAllocatedVoqs(), 3, "three VOQs used");
+        qd->AddCredit(7, 1000);
+        NS_TEST_EXPECT_MSG_EQ(VoqOf(qd->Dequeue()), 7, "the VOQ with credit sends");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetAllocatedVoqs(), 3, "still three");
+        for (uint32_t voq : {0u, 8u, 12345u, voqs - 1})
+        {
+            CheckIdle(qd, voq);
+        }
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqCredit(5000), 2048, "credit kept by an empty VOQ");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqEnqueuedBytes(7), 1600, "enqueued bytes");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqDequeuedBytes(7), 1000, "dequeued bytes");
+        // Totals are the sums over the VOQs.
+        uint64_t bytes = 0;
+        uint64_t packets = 0;
+        uint64_t dequeued = 0;
+        int64_t credit = 0;
+        for (uint32_t v = 0; v < voqs; ++v)
+        {
+            bytes += qd->GetVoqBytes(v);
+            packets += qd->GetVoqPackets(v);
+            dequeued += qd->GetVoqDequeuedBytes(v);
+            credit += qd->GetVoqCredit(v);
+        }
+        NS_TEST_EXPECT_MSG_EQ(qd->GetQueuedBytes(), bytes, "queued bytes total");
+        NS_TEST_EXPECT_MSG_EQ(bytes, 1000, "600 + 400 B queued");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetQueuedPackets(), packets, "queued packets total");
+        NS_TEST_EXPECT_MSG_EQ(packets, 2, "two packets queued");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetDequeuedBytes(), dequeued, "dequeued bytes total");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetCreditBalance(), credit, "credit balance total");
+        NS_TEST_EXPECT_MSG_EQ(credit, 2048, "2048 + (1000 - 1000)");
+        // A tag is kept with the VOQ's state (allocating it if need be).
+        qd->SetVoqTag(7, 42);
+        qd->SetVoqTag(9, 43);
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqTag(7), 42, "tag of a used VOQ");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqTag(9), 43, "tag of a VOQ without packets");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetVoqBytes(9), 0, "a tag adds no bytes");
+        NS_TEST_EXPECT_MSG_EQ(qd->GetAllocatedVoqs(), 4, "the tag allocated VOQ 9");
+        qd->Dispose();
+
+        // A packet the buffer refuses leaves no state behind.
+        auto drop = CreateObject<VoqQueueDisc>();
+        drop->SetAttribute("BufferFullAction", StringValue("TailDrop"));
+        drop->SetAttribute("VoqLimit", UintegerValue(500));
+        drop->SetLayout(voqs, 1, 8);
+        drop->Initialize();
+        NS_TEST_EXPECT_MSG_EQ(drop->Enqueue(Item(1000, 3, 0, 3)), false, "over VoqLimit");
+        NS_TEST_EXPECT_MSG_EQ(drop->GetDroppedPackets(), 1, "counted");
+        NS_TEST_EXPECT_MSG_EQ(drop->GetAllocatedVoqs(), 0, "no state for a dropped packet");
+        CheckIdle(drop, 3);
+        drop->Dispose();
+    }
+};
+
 /// The ns-3 suite of the VOQ queue disc.
 class VoqQueueDiscTestSuite : public TestSuite
 {
@@ -317,6 +412,7 @@ class VoqQueueDiscTestSuite : public TestSuite
         AddTestCase(new VoqLimitTestCase(), TestCase::QUICK);
         AddTestCase(new VoqSharedResumeTestCase(), TestCase::QUICK);
         AddTestCase(new VoqTrafficControlTestCase(), TestCase::QUICK);
+        AddTestCase(new VoqSparseTestCase(), TestCase::QUICK);
     }
 };
 
