@@ -284,9 +284,9 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     }
     NS_ASSERT_MSG(voq < m_slot.size(), "VOQ " << voq << " out of range");
     NS_ASSERT(port < m_nPorts && tc < m_nTcs);
-    const Voq* seen = Find(voq);
+    const uint32_t slot = m_slot[voq];
     const uint32_t size = item->GetSize();
-    const bool overVoq = (seen ? seen->bytes : 0) + size > m_voqLimit;
+    const bool overVoq = (slot == NONE ? 0 : m_voqs[slot].bytes) + size > m_voqLimit;
     const bool overShared = m_used + size > m_bufferSize;
     // In PFC mode the per-VOQ limit and the pause threshold only pause; the
     // shared buffer is the hard limit (headroom should keep it from being hit).
@@ -314,7 +314,8 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         m_freeNodes = m_nodes[node].next;
     }
     m_nodes[node] = {pos, NONE, port};
-    Voq& q = StateOf(voq); // a packet that was dropped left no state behind
+    // A VOQ gets its state with its first packet (one that was dropped left none).
+    Voq& q = slot == NONE ? StateOf(voq) : m_voqs[slot];
     if (q.tail == NONE)
     {
         q.head = node;
@@ -335,19 +336,19 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     m_voqEnqueueTrace(voq, size);
     if (m_action == PFC)
     {
-        UpdatePfc(port, tc, voq);
+        UpdatePfc(port, tc, voq, q.bytes);
     }
-    MakeEligible(voq);
+    MakeEligible(voq, q);
     return true;
 }
 
 void
-VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq)
+VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq, uint64_t voqBytes)
 {
     const uint32_t idx = port * m_nTcs + tc;
     const uint64_t bytes = m_portTcBytes[idx];
     const uint64_t sharedXoff = m_bufferSize - m_pfcHeadroom;
-    const bool voqFull = voq != NONE && m_voqs[m_slot[voq]].bytes >= m_voqLimit;
+    const bool voqFull = voq != NONE && voqBytes >= m_voqLimit;
     if (voqFull)
     {
         m_pauseVoq[idx] = voq; // the resume waits for this VOQ to drain
@@ -413,9 +414,8 @@ VoqQueueDisc::Find(uint32_t voq) const
 }
 
 void
-VoqQueueDisc::MakeEligible(uint32_t voq)
+VoqQueueDisc::MakeEligible(uint32_t voq, Voq& q)
 {
-    Voq& q = m_voqs[m_slot[voq]];
     if (!q.eligible && q.packets > 0 && HasCredit(q))
     {
         q.eligible = true;
@@ -445,7 +445,7 @@ VoqQueueDisc::AddCredit(uint32_t voq, uint64_t bytes)
     q.credit += static_cast<int64_t>(bytes);
     q.granted += bytes;
     m_creditBalance += static_cast<int64_t>(bytes);
-    MakeEligible(voq);
+    MakeEligible(voq, q);
 }
 
 Ptr<QueueDiscItem>
@@ -515,7 +515,7 @@ VoqQueueDisc::DoDequeue()
                     RecheckPaused();
                 }
             }
-            MakeEligible(voq);
+            MakeEligible(voq, q);
             return item;
         }
     }

@@ -194,8 +194,12 @@ class VoqQueueDisc : public QueueDisc
     Voq& StateOf(uint32_t voq);
     /// \param voq a VOQ \return its state, or null if it was never used
     const Voq* Find(uint32_t voq) const;
-    /// Put a VOQ on the eligible list if it has packets and credit.
-    void MakeEligible(uint32_t voq);
+    /**
+     * Put a VOQ on the eligible list if it has packets and credit.
+     * \param voq the VOQ
+     * \param q its state
+     */
+    void MakeEligible(uint32_t voq, Voq& q);
     /// \param q a non-empty VOQ \return true if its credit lets its head packet go
     bool HasCredit(const Voq& q) const;
     /**
@@ -203,8 +207,9 @@ class VoqQueueDisc : public QueueDisc
      * \param port ingress port
      * \param tc traffic class
      * \param voq the VOQ a packet from it just entered, or NONE
+     * \param voqBytes the bytes that VOQ holds now (with voq only)
      */
-    void UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq = NONE);
+    void UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq = NONE, uint64_t voqBytes = 0);
     /// Re-evaluate every paused ingress port and class (a shared limit eased).
     void RecheckPaused();
 
@@ -234,10 +239,10 @@ class VoqQueueDisc : public QueueDisc
     bool m_gated;                     //!< attribute CreditGated
     bool m_layoutSet{false};          //!< SetLayout was called (by a credit source)
     uint64_t m_used{0};               //!< shared buffer occupancy (bytes queued in all VOQs)
+    uint64_t m_highWater{0};          //!< its maximum
     uint64_t m_queuedPackets{0};      //!< packets queued in all VOQs
     uint64_t m_dequeuedBytes{0};      //!< bytes ever dequeued from all VOQs
     int64_t m_creditBalance{0};       //!< credit balance summed over all VOQs
-    uint64_t m_highWater{0};          //!< its maximum
     uint64_t m_droppedPackets{0};     //!< counter
     uint64_t m_droppedBytes{0};       //!< counter
     uint64_t m_pauses{0};             //!< counter
