@@ -182,7 +182,7 @@ class VoqQueueDisc : public QueueDisc
     static constexpr uint32_t NONE = 0xffffffff;
 
     /// A queued packet: its place in the store and the next packet of its VOQ.
-    /// The nodes of all VOQs share one pool, so an empty VOQ costs a few words.
+    /// The nodes of all VOQs share one pool, so an empty VOQ holds none.
     struct Node
     {
         std::list<Ptr<QueueDiscItem>>::iterator pos; //!< position in the store
