@@ -11,8 +11,11 @@ Reads every *.json in RESULTS_DIR, groups the runs by their "scenario" and
                             panel per fabric and congestion control
   incast-efficiency.png     egress goodput over its bound, and Jain's index, vs N,
                             for every fabric
-  permutation-flows.png     every flow's goodput over the host-link bound, for
-                            every fabric
+  permutation-flows.png     every flow's goodput over its bound (host link or
+                            fabric, whichever binds), for every fabric
+  failover-throughput.png   aggregate delivered throughput over time in runs
+                            where links fail (and return), with the bound left
+                            after the failure, one line per fabric
 """
 import json
 import pathlib
@@ -29,7 +32,10 @@ def load(results):
     by_scenario = {}
     for path in sorted(results.glob("*.json")):
         data = json.loads(path.read_text())
-        scenario = by_scenario.setdefault(data.get("scenario", "unknown"), {})
+        name = data.get("scenario", "unknown")
+        if "failure" in data:
+            name += "-failover"
+        scenario = by_scenario.setdefault(name, {})
         label = data.get("fabric", "scheduled")
         if data.get("transport") == "rdma":
             label += f", congestion control {data['congestionControl']}"
@@ -44,13 +50,13 @@ def plot_incast(by_fabric, results):
         runs = sorted(by_fabric[fabric], key=lambda r: r["senders"])
         for run in runs:
             n = run["senders"]
-            fair = run["boundGbps"] / n
+            fair = run["boundGbps"] / n  # the bound that binds: host link or fabric
             shares = [s["goodputGbps"] / fair for s in run["perSender"]]
             ax.plot(range(1, n + 1), shares, "o-", label=f"N = {n} (fair {fair:.2f} Gb/s)")
         ax.axhline(1.0, color="grey", linestyle=":", linewidth=1)
         ax.set_ylim(bottom=0)
         ax.set_xlabel("sender")
-        ax.set_ylabel("goodput / (host-link bound / N)")
+        ax.set_ylabel("goodput / (bound / N)")
         ax.set_title(f"N:1 RDMA incast, {fabric}")
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -85,11 +91,39 @@ def plot_permutation(by_fabric, results):
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(flows))])
     ax.set_xticklabels([f"{f['src']}->{f['dst']}" for f in flows], rotation=90, fontsize=7)
     ax.set_ylim(0, 1.05)
-    ax.set_ylabel("goodput / host-link bound")
+    ax.set_ylabel("goodput / its bound")
     ax.set_title(f"Permutation traffic: {by_fabric[fabrics[0]][0]['cluster'].split(',')[0]}")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(results / "permutation-flows.png", dpi=120)
+    plt.close(fig)
+
+
+def plot_failover(by_fabric, results):
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    for fabric in sorted(by_fabric):
+        run = by_fabric[fabric][0]
+        series = run["timeSeries"]
+        (line,) = ax.plot([s["timeUs"] for s in series], [s["gbps"] for s in series],
+                          label=fabric)
+        # Each fabric's own bounds (cells and credits, or frames), in its colour.
+        ax.axhline(run["aggregateBoundGbps"], color=line.get_color(), linestyle="--",
+                   linewidth=0.8, label=f"{fabric.split(',')[0]} bound, all links")
+        ax.axhline(run["failure"]["aggregateBoundGbps"], color=line.get_color(),
+                   linestyle=":", linewidth=0.8,
+                   label=f"{fabric.split(',')[0]} bound, links left")
+    failure = next(iter(by_fabric.values()))[0]["failure"]
+    ax.axvline(failure["failAtUs"], color="red", linestyle=":", linewidth=1, label="links fail")
+    if failure["restoreAtUs"] > 0:
+        ax.axvline(failure["restoreAtUs"], color="green", linestyle=":", linewidth=1,
+                   label="links return")
+    ax.set_xlabel("time (us)")
+    ax.set_ylabel("aggregate delivered (Gb/s)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(f"{failure['linksDown']} fabric links fail under an RDMA permutation")
+    ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(results / "failover-throughput.png", dpi=120)
     plt.close(fig)
 
 
@@ -102,7 +136,11 @@ def main():
     if not runs:
         print(f"no JSON results in {results}", file=sys.stderr)
         return 1
-    plotters = {"fabric-incast": plot_incast, "fabric-permutation": plot_permutation}
+    plotters = {
+        "fabric-incast": plot_incast,
+        "fabric-permutation": plot_permutation,
+        "fabric-permutation-failover": plot_failover,
+    }
     for scenario, by_fabric in runs.items():
         if scenario in plotters:
             plotters[scenario](by_fabric, results)
