@@ -68,7 +68,9 @@ ScheduledFabricHelper::Totals::ForEach(const std::function<void(const char*, int
     visit("writtenOffBytes", static_cast<int64_t>(writtenOffBytes));
     visit("transmitStalls", static_cast<int64_t>(transmitStalls));
     visit("fabricPortHighWater", static_cast<int64_t>(fabricPortHighWater));
+    visit("fabricPortQueueLimit", static_cast<int64_t>(fabricPortQueueLimit));
     visit("spineQueueHighWater", static_cast<int64_t>(spineQueueHighWater));
+    visit("spineQueueLimit", static_cast<int64_t>(spineQueueLimit));
     visit("voqPauses", static_cast<int64_t>(voqPauses));
     visit("requestRefreshes", static_cast<int64_t>(requestRefreshes));
     visit("grantRefreshes", static_cast<int64_t>(grantRefreshes));
@@ -311,8 +313,11 @@ ScheduledFabricHelper::GetTotals() const
         }
         for (uint32_t p = 0; p < leaf->GetNFabricPorts(); ++p)
         {
-            t.fabricPortHighWater =
-                std::max(t.fabricPortHighWater, leaf->GetFabricPort(p)->GetBacklogHighWater());
+            Ptr<CellNetDevice> port = leaf->GetFabricPort(p);
+            t.fabricPortHighWater = std::max(t.fabricPortHighWater, port->GetBacklogHighWater());
+            t.fabricPortQueueLimit = t.fabricPortQueueLimit == 0
+                                         ? port->GetQueueLimit()
+                                         : std::min(t.fabricPortQueueLimit, port->GetQueueLimit());
         }
     }
     // Packets between the two ends: numbered by the ingress, not yet released or
@@ -335,6 +340,9 @@ ScheduledFabricHelper::GetTotals() const
         t.spineDroppedCells += spine->GetCellsDropped();
         t.spineDroppedBytes += spine->GetPayloadDropped();
         t.spineQueueHighWater = std::max(t.spineQueueHighWater, spine->GetQueueHighWater());
+        t.spineQueueLimit = t.spineQueueLimit == 0
+                                ? spine->GetMaxQueueBytes()
+                                : std::min(t.spineQueueLimit, spine->GetMaxQueueBytes());
     }
     for (uint32_t i = 0; i < m_fabricDevs.GetN(); ++i)
     {

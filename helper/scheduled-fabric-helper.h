@@ -81,18 +81,20 @@ class ScheduledFabricHelper : public ClusterFabricHelper
         uint64_t duplicateBytes{0};         //!< their bytes
         uint64_t noPathCells{0};            //!< control cells with no link towards their leaf
         // Credit and flow control
-        uint64_t dataCells{0};           //!< data cells sprayed
-        uint64_t grantedBytes{0};        //!< credit granted by all schedulers
-        uint64_t dequeuedBytes{0};       //!< bytes dequeued from all VOQs
-        int64_t waitingCreditBytes{0};   //!< credit balance left at VOQs (may be < 0)
-        uint64_t windowStalls{0};        //!< grants held back by credit windows
-        uint64_t writtenOffBytes{0};     //!< credit written off after WindowTimeout
-        uint64_t transmitStalls{0};      //!< packets that waited for fabric-port room
-        uint64_t fabricPortHighWater{0}; //!< largest leaf fabric-port queue, bytes
-        uint64_t spineQueueHighWater{0}; //!< largest spine output queue, bytes
-        uint64_t voqPauses{0};           //!< PFC pauses requested by VOQ buffers
-        uint64_t requestRefreshes{0};    //!< requests repeated by credit watchdogs
-        uint64_t grantRefreshes{0};      //!< grants repeated by schedulers
+        uint64_t dataCells{0};            //!< data cells sprayed
+        uint64_t grantedBytes{0};         //!< credit granted by all schedulers
+        uint64_t dequeuedBytes{0};        //!< bytes dequeued from all VOQs
+        int64_t waitingCreditBytes{0};    //!< credit balance left at VOQs (may be < 0)
+        uint64_t windowStalls{0};         //!< grants held back by credit windows
+        uint64_t writtenOffBytes{0};      //!< credit written off after WindowTimeout
+        uint64_t transmitStalls{0};       //!< packets that waited for fabric-port room
+        uint64_t fabricPortHighWater{0};  //!< largest leaf fabric-port queue, bytes
+        uint64_t fabricPortQueueLimit{0}; //!< the smallest leaf fabric-port queue limit, bytes
+        uint64_t spineQueueHighWater{0};  //!< largest spine output queue, bytes
+        uint64_t spineQueueLimit{0};      //!< the smallest spine output queue limit, bytes
+        uint64_t voqPauses{0};            //!< PFC pauses requested by VOQ buffers
+        uint64_t requestRefreshes{0};     //!< requests repeated by credit watchdogs
+        uint64_t grantRefreshes{0};       //!< grants repeated by schedulers
 
         /**
          * Visit every total by name (for CSV and JSON output).

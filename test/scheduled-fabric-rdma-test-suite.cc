@@ -51,11 +51,11 @@ OnePacketTime(const ClusterDescription& c, uint32_t src, uint32_t dst)
 } // namespace
 
 /// One RDMA message across the fabric: goodput close to the RDMA bound.
-class RdmaOneFlowTestCase : public TestCase
+class RdmaOneFlowTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaOneFlowTestCase()
-        : TestCase("RDMA: one 4 MB message, goodput vs bound")
+        : ScheduledFabricTestCase("RDMA: one 4 MB message, goodput vs bound")
     {
     }
 
@@ -70,6 +70,7 @@ class RdmaOneFlowTestCase : public TestCase
         Simulator::Run();
         const auto stats = f.Sum();
         const auto totals = f.fabric.GetTotals();
+        CheckQueueLimits(totals);
         NS_TEST_ASSERT_MSG_EQ(f.completions.count, 1, "message completed");
         const double goodput = size * 8.0 / f.completions.done[0].GetSeconds();
         const double bound = RdmaGoodput(cluster);
@@ -90,11 +91,12 @@ class RdmaOneFlowTestCase : public TestCase
 };
 
 /// N:1 RDMA incast: every message completes, shares are equal, nothing is lost.
-class RdmaIncastTestCase : public TestCase
+class RdmaIncastTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaIncastTestCase(uint32_t staggerNs)
-        : TestCase("RDMA: N:1 incast, N = 2..16, posts " + std::to_string(staggerNs) + " ns apart"),
+        : ScheduledFabricTestCase("RDMA: N:1 incast, N = 2..16, posts " +
+                                  std::to_string(staggerNs) + " ns apart"),
           m_stagger(staggerNs)
     {
     }
@@ -120,6 +122,8 @@ class RdmaIncastTestCase : public TestCase
             Simulator::Run();
             const auto stats = f.Sum();
             const auto totals = f.fabric.GetTotals();
+            CheckQueueLimits(totals);
+            CheckQueueLimits(totals);
             NS_TEST_ASSERT_MSG_EQ(f.completions.count, n, "every message completed");
             Time first = Seconds(1);
             Time last = Time(0);
@@ -217,11 +221,11 @@ class RdmaIncastTestCase : public TestCase
 };
 
 /// Permutation of RDMA messages across all hosts.
-class RdmaPermutationTestCase : public TestCase
+class RdmaPermutationTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaPermutationTestCase()
-        : TestCase("RDMA: permutation across all hosts")
+        : ScheduledFabricTestCase("RDMA: permutation across all hosts")
     {
     }
 
@@ -252,16 +256,17 @@ class RdmaPermutationTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT_OR_EQ(worst, 0.97, "every flow >= 97% of the RDMA goodput");
         NS_TEST_EXPECT_MSG_EQ(f.Sum().retransmittedPackets, 0, "no retransmission");
         NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().GetDroppedPackets(), 0, "no drop");
+        CheckQueueLimits(f.fabric.GetTotals());
     }
 };
 
 /// A fabric link fails mid-message: the fabric counts what it lost, the transport
 /// recovers it, the message completes.
-class RdmaLinkFailureTestCase : public TestCase
+class RdmaLinkFailureTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaLinkFailureTestCase()
-        : TestCase("RDMA: fabric link failure, losses counted and recovered")
+        : ScheduledFabricTestCase("RDMA: fabric link failure, losses counted and recovered")
     {
     }
 
@@ -275,6 +280,7 @@ class RdmaLinkFailureTestCase : public TestCase
         Simulator::Run();
         const auto stats = f.Sum();
         const auto totals = f.fabric.GetTotals();
+        CheckQueueLimits(totals);
         std::cout << "RDMA link failure: lost cells " << totals.linkLostCells
                   << ", reassembly timeouts " << totals.reassemblyTimeouts << ", retransmitted "
                   << stats.retransmittedPackets << ", completion "
@@ -293,11 +299,12 @@ class RdmaLinkFailureTestCase : public TestCase
  * All-to-all: every host posts a message to every other host; every message
  * completes, every byte once, and the lossless fabric needs no retransmission.
  */
-class RdmaAllToAllTestCase : public TestCase
+class RdmaAllToAllTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaAllToAllTestCase()
-        : TestCase("all-to-all: every message once, no retransmission, host links the bound")
+        : ScheduledFabricTestCase(
+              "all-to-all: every message once, no retransmission, host links the bound")
     {
     }
 
@@ -348,6 +355,7 @@ class RdmaAllToAllTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(delivered, n * (n - 1) * size, "every byte once");
         NS_TEST_EXPECT_MSG_EQ(retransmitted, 0, "lossless fabric: no retransmission");
         NS_TEST_EXPECT_MSG_EQ(fabric.GetTotals().GetDroppedPackets(), 0, "no drop");
+        CheckQueueLimits(fabric.GetTotals());
         // Each host sends (and receives) n - 1 messages through its own host link, the
         // bottleneck: a leaf's 2 hosts have 2 spines x 100G of fabric, more than the
         // 100G x 272/256 cells need. Ideal: (n - 1) x size / RDMA goodput. 5% covers the
@@ -363,11 +371,12 @@ class RdmaAllToAllTestCase : public TestCase
  * Spraying under RDMA: with S spines (one link each), one message's data cells
  * spread over leaf 0's S fabric links within 1% of equal.
  */
-class RdmaSprayTestCase : public TestCase
+class RdmaSprayTestCase : public ScheduledFabricTestCase
 {
   public:
     RdmaSprayTestCase(std::string mode)
-        : TestCase("RDMA: spray " + mode + ", one message's cells within 1% of equal, S = 2, 4, 8"),
+        : ScheduledFabricTestCase("RDMA: spray " + mode +
+                                  ", one message's cells within 1% of equal, S = 2, 4, 8"),
           m_mode(mode)
     {
     }
@@ -570,6 +579,7 @@ class RdmaConservationTestCase : public ScheduledFabricTestCase
         std::cout << " B (bound " << portInFlightMax << " B each)" << std::endl;
         // Drained: exact.
         const auto t = f.fabric.GetTotals();
+        CheckQueueLimits(t);
         const auto stats = f.Sum();
         std::cout << "RDMA conservation drained: offered " << t.offeredPackets << " packets / "
                   << t.offeredBytes << " B, delivered " << t.deliveredPackets << " / "

@@ -95,7 +95,20 @@ class ScheduledFabricTestCase : public TestCase
                                     "mid-run: dequeued covers delivered + later drops");
         const int64_t inFlight = GrantsInFlight(s);
         NS_TEST_EXPECT_MSG_GT_OR_EQ(inFlight, 0, "granted >= dequeued + waiting");
+        CheckQueueLimits(s);
         return inFlight;
+    }
+
+    /// The fabric's queues never went above their limits.
+    /// \param s a sample of the counters
+    void CheckQueueLimits(const ScheduledFabricHelper::Totals& s)
+    {
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(s.fabricPortHighWater,
+                                    s.fabricPortQueueLimit,
+                                    "fabric ports within their queue limit");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(s.spineQueueHighWater,
+                                    s.spineQueueLimit,
+                                    "spine queues within their limit");
     }
 };
 

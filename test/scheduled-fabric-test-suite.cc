@@ -206,6 +206,7 @@ class FabricTestCase : public ScheduledFabricTestCase
         NS_TEST_EXPECT_MSG_EQ(t.offeredBytes,
                               t.queuedBytes + t.dequeuedBytes + t.voqDropBytes + t.unroutableBytes,
                               "offered bytes = queued + dequeued + dropped before a VOQ");
+        CheckQueueLimits(t);
         // Every packet and byte is delivered, in one place, or dropped for a
         // counted reason, at any moment.
         NS_TEST_EXPECT_MSG_EQ(t.GetUnaccountedPackets(), 0, "every packet accounted for");

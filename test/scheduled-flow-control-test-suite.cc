@@ -744,7 +744,7 @@ class ScheduledFlowControlTestSuite : public TestSuite
             AddTestCase(new IncastFabricBoundTestCase(n), TestCase::QUICK);
         }
         AddTestCase(new FailoverTestCase(false, 4, false), TestCase::QUICK);
-        AddTestCase(new FailoverTestCase(false, 5, false), TestCase::QUICK);
+        AddTestCase(new FailoverTestCase(false, 5, true), TestCase::QUICK);
         AddTestCase(new FailoverTestCase(true, 4, true), TestCase::QUICK);
         AddTestCase(new FailoverTestCase(true, 5, true), TestCase::QUICK);
     }
