@@ -35,13 +35,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("ScheduledLeafSwitch");
 
-namespace
-{
-/// Control cells a fabric port's queue keeps room for: grants and requests are
-/// paced or coalesced, so a few fit between data cells.
-constexpr uint32_t CONTROL_RESERVE_CELLS = 4;
-} // namespace
-
 NS_OBJECT_ENSURE_REGISTERED(ScheduledLeafSwitch);
 
 TypeId
@@ -100,6 +93,14 @@ ScheduledLeafSwitch::GetTypeId()
                           UintegerValue(8192),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_fabricPortQueueLimit),
                           MakeUintegerChecker<uint64_t>(1))
+            // Grants and requests are paced or coalesced: a few fit between data
+            // cells.
+            .AddAttribute("ControlCellReserve",
+                          "Control cells of room data cells leave in each fabric port's "
+                          "queue limit, so that limit holds for control cells too",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&ScheduledLeafSwitch::m_controlReserveCells),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ReassemblyTimeout",
                           "Time a packet may wait incomplete at the head of its source's "
                           "reorder buffer before it is dropped",
@@ -265,11 +266,11 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
     }
     NS_ABORT_MSG_IF(m_cellPayload < 1, "CellPayload must be at least 1 byte, got CellPayload=0");
     const uint64_t smallestQueue =
-        2 * uint64_t{m_cellPayload + m_cellHeader} + CONTROL_RESERVE_CELLS * m_controlCellBytes;
+        2 * uint64_t{m_cellPayload + m_cellHeader} + m_controlReserveCells * m_controlCellBytes;
     NS_ABORT_MSG_IF(m_fabricPortQueueLimit < smallestQueue,
                     "FabricPortQueueLimit="
                         << m_fabricPortQueueLimit << " must hold at least two full cells and "
-                        << CONTROL_RESERVE_CELLS << " control cells (" << smallestQueue << " B)");
+                        << m_controlReserveCells << " control cells (" << smallestQueue << " B)");
     NS_ABORT_MSG_IF(cluster.leaves > std::numeric_limits<uint16_t>::max() ||
                         cluster.hostsPerLeaf > std::numeric_limits<uint16_t>::max(),
                     "ScheduledLeafSwitch: at most 65535 leaves and host ports per leaf");
@@ -306,7 +307,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                              *m_segmenter,
                                              m_leaves,
                                              index,
-                                             CONTROL_RESERVE_CELLS * m_controlCellBytes,
+                                             m_controlReserveCells * m_controlCellBytes,
                                              MakeCallback(&ScheduledLeafSwitch::LeafReady, this),
                                              MakeCallback(&ScheduledLeafSwitch::Drain, this));
     // The VOQs towards one egress leaf form a group: they wait while the fabric

@@ -266,6 +266,7 @@ class ScheduledLeafSwitch : public Object
     Time m_reassemblyTimeout;        //!< ReassemblyTimeout
     uint32_t m_reorderWindow;        //!< ReorderWindow
     uint64_t m_fabricPortQueueLimit; //!< FabricPortQueueLimit
+    uint32_t m_controlReserveCells;  //!< ControlCellReserve
     Time m_detectionDelay;           //!< LinkDetectionDelay
     Time m_pfcRefresh;               //!< PfcRefresh
     uint32_t m_grantBatch;           //!< GrantBatch
