@@ -217,7 +217,20 @@ CellNetDevice::GetQueueLimit() const
 bool
 CellNetDevice::HasRoomFor(uint32_t wireBytes) const
 {
-    return m_queueLimit == 0 || GetBacklogBytes() + wireBytes <= m_queueLimit;
+    if (m_queueLimit == 0)
+    {
+        return true;
+    }
+    if (wireBytes > m_queueLimit)
+    {
+        return false;
+    }
+    // backlog + wireBytes <= limit, with the backlog as time on the departure
+    // clock: a multiplication per cell instead of a division.
+    const __int128 waitFs = m_busyUntilFs - NowInFemtoSeconds();
+    return waitFs <= 0 ||
+           waitFs * m_rate.GetBitRate() <=
+               static_cast<__int128>(m_queueLimit - wireBytes) * 8 * FEMTOSECONDS_PER_SECOND;
 }
 
 Time
