@@ -495,6 +495,105 @@ class AllToAllBoundTestCase : public ScheduledFabricTestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * All-to-all of line-rate UDP (every host sends one packet to each other host in
+ * turn): 3 of its 15 destinations share its leaf and 12 do not. The VOQs absorb
+ * what the fabric cannot carry (too little for PFC in 300 us), so a host keeps
+ * sending at its line rate: it delivers 3 / 15 of it locally, and of the other
+ * 12 / 15 at most the fabric bound per host (UDP cells, as in the permutation).
+ * Aggregate goodput from 100 to 300 us within 97% of that, nothing dropped,
+ * queues within their limits.
+ */
+class UdpAllToAllBoundTestCase : public ScheduledFabricTestCase
+{
+  public:
+    /// \param spines spines \param rate fabric link rate
+    UdpAllToAllBoundTestCase(uint32_t spines, std::string rate)
+        : ScheduledFabricTestCase("UDP all-to-all, " + Shape(spines, rate) +
+                                  ": lossless, goodput at the bound"),
+          m_spines(spines),
+          m_rate(rate)
+    {
+    }
+
+  private:
+    /// Bytes received after 100 us.
+    struct Sink
+    {
+        uint64_t bytes{0}; //!< received
+
+        /// \param p a received packet \return true
+        bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+        {
+            if (Simulator::Now() >= MicroSeconds(100))
+            {
+                bytes += p->GetSize();
+            }
+            return true;
+        }
+    };
+
+    void DoRun() override
+    {
+        const auto c = Cluster(4, 4, m_spines, m_rate);
+        ScheduledFabricHelper fabric;
+        fabric.Install(c);
+        fabric.AssignStreams(1);
+        const uint32_t hosts = c.GetHosts();
+        std::vector<Sink> sinks(hosts);
+        std::vector<Ptr<UdpLineRateSource>> sources;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            fabric.GetHostDevice(h)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sinks[h]));
+            std::vector<Ipv4Address> others;
+            for (uint32_t k = 1; k < hosts; ++k)
+            {
+                others.push_back(c.GetHostAddress((h + k) % hosts));
+            }
+            auto src = CreateObject<UdpLineRateSource>();
+            src->SetAttribute("PacketSize", UintegerValue(1462));
+            src->SetAttribute("Dscp", UintegerValue(26));
+            src->Setup(fabric.GetHostDevice(h), others);
+            src->Start(NanoSeconds(100));
+            src->Stop(MicroSeconds(300));
+            sources.push_back(src);
+        }
+        FabricWatch watch(fabric);
+        watch.Every(MicroSeconds(50), MicroSeconds(300));
+        Simulator::Stop(MicroSeconds(300));
+        Simulator::Run();
+        const auto t = fabric.GetTotals();
+        const double host = c.hostLinkRate.GetBitRate() * 1462.0 / 1500.0;
+        const double requests = c.hostsPerLeaf * 64 * 8 / 2e-6;
+        const double fabricPerHost = (c.spines * double(c.fabricLinkRate.GetBitRate()) - requests) /
+                                     (c.hostsPerLeaf * (1558.0 / 1462.0 + 64.0 / 1024.0));
+        const double remote = double(hosts - c.hostsPerLeaf) / (hosts - 1);
+        const double bound = (host * (1 - remote) + std::min(host * remote, fabricPerHost)) * hosts;
+        uint64_t bytes = 0;
+        for (const auto& s : sinks)
+        {
+            bytes += s.bytes;
+        }
+        const double rate = bytes * 8.0 / 200e-6;
+        std::cout << GetName() << ": " << rate / 1e9 << " Gb/s = " << rate / bound
+                  << " of the bound " << bound / 1e9 << "; VOQ bytes left " << t.queuedBytes
+                  << ", PFC pauses " << t.voqPauses << ", spine queue fill " << watch.SpineFill()
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(t.GetDroppedPackets(), 0, "nothing dropped");
+        NS_TEST_EXPECT_MSG_EQ(t.spineDroppedCells, 0, "no cell dropped at a spine");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(rate, 0.97 * bound, "goodput at the bound");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(rate, 1.005 * bound, "and not above it");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(watch.SpineFill(), 1.0, "spine queues within their limit");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(watch.FabricPortFill(), 1.0, "fabric ports within theirs");
+        NS_TEST_EXPECT_MSG_EQ(watch.GetUnbalanced(), 0, "conservation at every check");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_spines;  //!< spines
+    std::string m_rate; //!< fabric link rate
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * N:1 RDMA incast into a leaf whose fabric links bind (2 spines at 50 Gb/s:
  * 100 Gb/s of links for a 100 Gb/s host port, less the cell tax): every sender
  * within 2% of its fair share, the aggregate within 97% of the downlink bound,
@@ -739,6 +838,7 @@ class ScheduledFlowControlTestSuite : public TestSuite
                                                            {5, "100Gbps"}})
         {
             AddTestCase(new AllToAllBoundTestCase(spines, rate), TestCase::QUICK);
+            AddTestCase(new UdpAllToAllBoundTestCase(spines, rate), TestCase::QUICK);
         }
         for (uint32_t n : {8, 64})
         {

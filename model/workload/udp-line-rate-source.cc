@@ -70,9 +70,17 @@ UdpLineRateSource::DoDispose()
 void
 UdpLineRateSource::Setup(Ptr<RoceNetDevice> nic, Ipv4Address destination)
 {
+    Setup(nic, std::vector<Ipv4Address>{destination});
+}
+
+void
+UdpLineRateSource::Setup(Ptr<RoceNetDevice> nic, const std::vector<Ipv4Address>& destinations)
+{
     NS_ABORT_MSG_IF(!nic, "UdpLineRateSource: no NIC");
+    NS_ABORT_MSG_IF(destinations.empty(), "UdpLineRateSource: no destination");
     m_nic = nic;
-    m_dst = destination;
+    m_dst = destinations;
+    m_next = 0;
 }
 
 void
@@ -115,7 +123,8 @@ UdpLineRateSource::Pull(uint8_t /* priority */)
     p->AddHeader(udp);
     Ipv4Header ip;
     ip.SetSource(m_nic->GetIpv4Address());
-    ip.SetDestination(m_dst);
+    ip.SetDestination(m_dst[m_next]);
+    m_next = (m_next + 1 == m_dst.size()) ? 0 : m_next + 1;
     ip.SetProtocol(17);
     ip.SetTtl(64);
     ip.SetDscp(static_cast<Ipv4Header::DscpType>(m_dscp));

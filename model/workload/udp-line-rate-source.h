@@ -11,6 +11,8 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -41,6 +43,13 @@ class UdpLineRateSource : public Object
      * \param destination destination address
      */
     void Setup(Ptr<RoceNetDevice> nic, Ipv4Address destination);
+    /**
+     * Send through nic to several destinations, one packet to each in turn (an
+     * all-to-all of line-rate streams).
+     * \param nic the host's NIC
+     * \param destinations IPv4 destinations (at least one)
+     */
+    void Setup(Ptr<RoceNetDevice> nic, const std::vector<Ipv4Address>& destinations);
 
     /// \param at when to start sending
     void Start(Time at);
@@ -62,7 +71,8 @@ class UdpLineRateSource : public Object
     void DoStart();
 
     Ptr<RoceNetDevice> m_nic;                    //!< host NIC
-    Ipv4Address m_dst;                           //!< destination
+    std::vector<Ipv4Address> m_dst;              //!< destinations, in turn
+    std::size_t m_next{0};                       //!< the next packet's destination
     uint32_t m_packetSize;                       //!< attribute PacketSize (IPv4 bytes)
     uint8_t m_dscp;                              //!< attribute Dscp
     uint64_t m_maxBytes;                         //!< attribute MaxBytes
