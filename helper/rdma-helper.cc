@@ -103,9 +103,10 @@ RdmaHelper::Post(uint32_t srcRank,
                  uint64_t size,
                  uint64_t tag,
                  RdmaCompletionCallback onSent,
-                 RdmaCompletionCallback onReceived) const
+                 RdmaCompletionCallback onReceived,
+                 uint32_t connection) const
 {
-    return GetTransport(srcRank)->PostMessage(dstRank, size, tag, onSent, onReceived);
+    return GetTransport(srcRank)->PostMessage(dstRank, size, tag, onSent, onReceived, connection);
 }
 
 } // namespace ns3

@@ -60,6 +60,7 @@ class RdmaHelper
      * \param tag application tag
      * \param onSent sender completion (may be null)
      * \param onReceived receiver completion (may be null)
+     * \param connection queue pair between the two ranks (see RdmaTransport::PostMessage)
      * \return the message id
      */
     uint64_t Post(uint32_t srcRank,
@@ -67,7 +68,8 @@ class RdmaHelper
                   uint64_t size,
                   uint64_t tag,
                   RdmaCompletionCallback onSent,
-                  RdmaCompletionCallback onReceived = RdmaCompletionCallback()) const;
+                  RdmaCompletionCallback onReceived = RdmaCompletionCallback(),
+                  uint32_t connection = 0) const;
 
   private:
     ObjectFactory m_factory;                           //!< transport factory

@@ -3,7 +3,7 @@
  */
 
 // ai-fabric-rdma-transport: goodput on an idle link, message semantics, loss (random
-// and burst), tail loss, retry limit, window and round robin.
+// and burst), tail loss, retry limit, window and round robin, connections.
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -524,6 +524,85 @@ class RdmaRoundRobinWindowTestCase : public TestCase
 };
 
 /**
+ * Two connections between the same pair of ranks are two queue pairs: a one-packet
+ * message posted on connection 1 behind a 1 MiB message on connection 0 is served in
+ * round robin and arrives third, while on connection 0 it waits for the whole 1 MiB
+ * (in-order delivery per queue pair).
+ */
+class RdmaConnectionsTestCase : public TestCase
+{
+  public:
+    RdmaConnectionsTestCase()
+        : TestCase("connections: one queue pair per (peer, connection), independent order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double rate = 25e9;
+        const Time delay = MicroSeconds(1);
+        PairFixture f("25Gbps", delay, 1024);
+        CompletionLog big;
+        CompletionLog small;
+        CompletionLog behind;
+        const uint64_t bigSize = 1 << 20;
+        f.rdma.Post(0,
+                    1,
+                    bigSize,
+                    1,
+                    MakeCallback(&CompletionLog::OnSent, &big),
+                    MakeCallback(&CompletionLog::OnReceived, &big));
+        f.rdma.Post(0,
+                    1,
+                    1024,
+                    2,
+                    MakeCallback(&CompletionLog::OnSent, &small),
+                    MakeCallback(&CompletionLog::OnReceived, &small),
+                    1);
+        f.rdma.Post(0,
+                    1,
+                    1024,
+                    3,
+                    MakeCallback(&CompletionLog::OnSent, &behind),
+                    MakeCallback(&CompletionLog::OnReceived, &behind),
+                    0);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(big.received.size(), 1, "big message received");
+        NS_TEST_ASSERT_MSG_EQ(small.received.size(), 1, "small message received");
+        NS_TEST_ASSERT_MSG_EQ(behind.received.size(), 1, "message behind received");
+        NS_TEST_EXPECT_MSG_EQ(small.received[0].connection, 1, "connection reported");
+        NS_TEST_EXPECT_MSG_EQ(behind.received[0].connection, 0, "connection reported");
+        // The first frame of the big message starts as it is posted (the NIC is idle);
+        // the round robin then holds [big, small]: big's second frame (WRITE Middle,
+        // 1024 + 82 B), then the small one (WRITE Only with RETH, 1024 + 82 + 16 B).
+        const double wire = (1122 + 1106 + 1122) * 8.0 / rate;
+        NS_TEST_EXPECT_MSG_EQ_TOL(small.received[0].doneTime.GetSeconds(),
+                                  wire + delay.GetSeconds(),
+                                  2e-9,
+                                  "third frame on the wire: three frames + delay (2 ns)");
+        NS_TEST_EXPECT_MSG_GT(behind.received[0].doneTime,
+                              big.received[0].doneTime,
+                              "same connection: in order behind the big message");
+        auto t0 = f.rdma.GetTransport(0);
+        auto t1 = f.rdma.GetTransport(1);
+        NS_TEST_EXPECT_MSG_EQ(t0->GetNQueuePairs(), 2, "two QPs at the sender");
+        NS_TEST_EXPECT_MSG_EQ(t1->GetNQueuePairs(), 2, "two QPs at the receiver");
+        uint32_t q0 = t0->FindQueuePair(1, 0);
+        uint32_t q1 = t0->FindQueuePair(1, 1);
+        NS_TEST_ASSERT_MSG_NE(q0, q1, "distinct QPs");
+        NS_TEST_EXPECT_MSG_EQ(t0->FindQueuePair(1, 2), UINT32_MAX, "connection 2 never used");
+        NS_TEST_EXPECT_MSG_NE(t0->GetQueuePair(q0).udpSourcePort,
+                              t0->GetQueuePair(q1).udpSourcePort,
+                              "distinct UDP source ports (ECMP entropy)");
+        NS_TEST_EXPECT_MSG_EQ(t1->GetQueuePair(t1->FindQueuePair(0, 1)).GetDeliveredBytes(),
+                              1024,
+                              "connection 1 delivered its message only");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * A message larger than 4 GiB (the RETH DMA length field is 32 bits) with the first
  * PSN just below 2^24, so the 24-bit PSN wraps: segmentation, PSNs and completion
  * work with 64-bit sizes, and no payload is materialised.
@@ -649,6 +728,7 @@ class RdmaTransportTestSuite : public TestSuite
         AddTestCase(new RdmaTailLossTestCase(1), TestCase::QUICK);
         AddTestCase(new RdmaRetryLimitTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaRoundRobinWindowTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaConnectionsTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaHugeMessageTestCase(), TestCase::QUICK);
         AddTestCase(new RdmaSlowProgressTestCase(), TestCase::QUICK);
     }

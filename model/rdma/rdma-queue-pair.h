@@ -31,6 +31,7 @@ struct RdmaCompletion
     uint64_t size{0};    //!< message size in bytes
     uint64_t tag{0};     //!< application tag
     uint64_t id{0};      //!< message id (unique per sending transport)
+    uint32_t connection{0}; //!< connection (queue pair) it travelled on
     Time postTime;       //!< when the message was posted
     Time doneTime;       //!< when this completion happened
 };

@@ -229,7 +229,7 @@ RdmaTransport::DoDispose()
         Simulator::Remove(qp->ccTimer);
     }
     m_qps.clear();
-    m_qpByRank.clear();
+    m_qpByPeer.clear();
     m_ring.clear();
     Simulator::Remove(m_wakeEvent);
     if (m_device)
@@ -375,10 +375,16 @@ RdmaTransport::GetQueuePair(uint32_t qpn) const
 }
 
 uint32_t
-RdmaTransport::FindQueuePair(uint32_t dstRank) const
+RdmaTransport::FindQueuePair(uint32_t dstRank, uint32_t connection) const
 {
-    auto it = m_qpByRank.find(dstRank);
-    return it == m_qpByRank.end() ? std::numeric_limits<uint32_t>::max() : it->second;
+    auto it = m_qpByPeer.find(PeerKey(dstRank, connection));
+    return it == m_qpByPeer.end() ? std::numeric_limits<uint32_t>::max() : it->second;
+}
+
+uint64_t
+RdmaTransport::PeerKey(uint32_t remoteRank, uint32_t connection)
+{
+    return (static_cast<uint64_t>(remoteRank) << 32) | connection;
 }
 
 double
@@ -389,7 +395,7 @@ RdmaTransport::GetQpRate(uint32_t qpn) const
 }
 
 uint32_t
-RdmaTransport::CreateQp(uint32_t remoteRank)
+RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection)
 {
     NS_ABORT_MSG_IF(!m_device, "RdmaTransport (rank " << m_rank << "): no RoceNetDevice set");
     auto qpn = static_cast<uint32_t>(m_qps.size());
@@ -406,27 +412,28 @@ RdmaTransport::CreateQp(uint32_t remoteRank)
         qp->cc = std::make_unique<DcqcnRateController>(MakeDcqcnConfig(), Simulator::Now());
     }
     m_qps.push_back(std::move(qp));
-    m_qpByRank[remoteRank] = qpn;
+    m_qpByPeer[PeerKey(remoteRank, connection)] = qpn;
     return qpn;
 }
 
 uint32_t
-RdmaTransport::GetOrCreateQp(uint32_t dstRank)
+RdmaTransport::GetOrCreateQp(uint32_t dstRank, uint32_t connection)
 {
-    auto it = m_qpByRank.find(dstRank);
-    if (it != m_qpByRank.end())
+    auto it = m_qpByPeer.find(PeerKey(dstRank, connection));
+    if (it != m_qpByPeer.end())
     {
         return it->second;
     }
     Ptr<RdmaTransport> remote = m_table->transports[dstRank];
     NS_ABORT_MSG_IF(!remote, "RdmaTransport: rank " << dstRank << " has no transport");
-    uint32_t local = CreateQp(dstRank);
-    uint32_t far = remote->CreateQp(m_rank);
+    uint32_t local = CreateQp(dstRank, connection);
+    uint32_t far = remote->CreateQp(m_rank, connection);
     m_qps[local]->SetRemoteQpn(far);
     remote->m_qps[far]->SetRemoteQpn(local);
     m_qps[local]->SetInitialPsns(m_initialPsn, remote->m_initialPsn);
     remote->m_qps[far]->SetInitialPsns(remote->m_initialPsn, m_initialPsn);
-    NS_LOG_INFO("rank " << m_rank << " qp " << local << " <-> rank " << dstRank << " qp " << far);
+    NS_LOG_INFO("rank " << m_rank << " qp " << local << " <-> rank " << dstRank << " qp " << far
+                        << " (connection " << connection << ")");
     return local;
 }
 
@@ -435,8 +442,10 @@ RdmaTransport::PostMessage(uint32_t dstRank,
                            uint64_t size,
                            uint64_t tag,
                            RdmaCompletionCallback onSent,
-                           RdmaCompletionCallback onReceived)
+                           RdmaCompletionCallback onReceived,
+                           uint32_t connection)
 {
+    NS_LOG_FUNCTION(this << dstRank << size << tag << connection);
     NS_ABORT_MSG_IF(!m_table, "RdmaTransport: PostMessage before the rank table was set");
     NS_ABORT_MSG_IF(size == 0,
                     "RdmaTransport: message size 0 from rank " << m_rank << " to rank " << dstRank
@@ -446,11 +455,12 @@ RdmaTransport::PostMessage(uint32_t dstRank,
                                                        << m_table->transports.size() - 1 << ")");
     NS_ABORT_MSG_IF(dstRank == m_rank,
                     "RdmaTransport: destination rank " << dstRank << " is the sending rank itself");
-    uint32_t qpn = GetOrCreateQp(dstRank);
+    uint32_t qpn = GetOrCreateQp(dstRank, connection);
     RdmaQueuePair& qp = *m_qps[qpn];
     RdmaCompletion info;
     info.srcRank = m_rank;
     info.dstRank = dstRank;
+    info.connection = connection;
     info.size = size;
     info.tag = tag;
     info.id = m_nextMessageId++;

@@ -116,13 +116,18 @@ class RdmaTransport : public Object
      * \param tag application tag, reported in both completions
      * \param onSent called at the sender when the last ACK arrives (may be null)
      * \param onReceived called at the receiver when the last byte arrives (may be null)
+     * \param connection which queue pair to the destination carries the message: each
+     *        (destination, connection) pair has its own QP, so its own PSN space, UDP
+     *        source port (ECMP entropy), rate and in-order delivery. Messages on one
+     *        connection complete in posting order; different connections are independent.
      * \return the message id (unique per sending transport)
      */
     uint64_t PostMessage(uint32_t dstRank,
                          uint64_t size,
                          uint64_t tag,
                          RdmaCompletionCallback onSent,
-                         RdmaCompletionCallback onReceived = RdmaCompletionCallback());
+                         RdmaCompletionCallback onReceived = RdmaCompletionCallback(),
+                         uint32_t connection = 0);
 
     /**
      * Called for every message completed at this receiver (in addition to the
@@ -142,8 +147,12 @@ class RdmaTransport : public Object
     uint32_t GetNQueuePairs() const;
     /// \param qpn QP number \return the queue pair
     const RdmaQueuePair& GetQueuePair(uint32_t qpn) const;
-    /// \param dstRank remote rank \return the QP number to it, or UINT32_MAX if none
-    uint32_t FindQueuePair(uint32_t dstRank) const;
+    /**
+     * \param dstRank remote rank
+     * \param connection connection number (see PostMessage)
+     * \return the QP number to it, or UINT32_MAX if none
+     */
+    uint32_t FindQueuePair(uint32_t dstRank, uint32_t connection = 0) const;
     /// \param qpn QP number \return its current sending rate (bit/s)
     double GetQpRate(uint32_t qpn) const;
 
@@ -159,10 +168,12 @@ class RdmaTransport : public Object
     void DoInitialize() override;
 
   private:
-    /// \return the QP to dstRank, creating both ends on first use
-    uint32_t GetOrCreateQp(uint32_t dstRank);
-    /// Create the local end of a QP to a remote rank. \return its number
-    uint32_t CreateQp(uint32_t remoteRank);
+    /// \return the QP of a connection to dstRank, creating both ends on first use
+    uint32_t GetOrCreateQp(uint32_t dstRank, uint32_t connection);
+    /// Create the local end of a QP of a connection to a remote rank. \return its number
+    uint32_t CreateQp(uint32_t remoteRank, uint32_t connection);
+    /// \return the key of a (remote rank, connection) pair in m_qpByPeer
+    static uint64_t PeerKey(uint32_t remoteRank, uint32_t connection);
     /// Device pull source for the data priority.
     Ptr<Packet> PullData(uint8_t priority);
     /// Put a QP in the round-robin ring if it can send; wake the device.
@@ -234,7 +245,7 @@ class RdmaTransport : public Object
     uint32_t m_rank{0};                                //!< rank
     std::shared_ptr<RankTable> m_table;                //!< job table
     std::vector<std::unique_ptr<RdmaQueuePair>> m_qps; //!< QPs, indexed by QP number
-    std::unordered_map<uint32_t, uint32_t> m_qpByRank; //!< remote rank -> QP (per post only)
+    std::unordered_map<uint64_t, uint32_t> m_qpByPeer; //!< (rank, connection) -> QP (per post)
     std::deque<uint32_t> m_ring;                       //!< round robin of QPs that can send
     EventId m_wakeEvent;                               //!< pacing wake-up
     uint64_t m_nextMessageId{0};                       //!< message ids
