@@ -92,6 +92,83 @@ TEST(ClusterDescriptionDeathTest, HostIndexOutOfRangeIsRefused)
     EXPECT_DEATH(cluster.GetHostAddress(8), "host index 8 out of range");
 }
 
+TEST(ClusterDescription, ValidateDoesNotRequireGpuServers)
+{
+    // 2 leaves x 4 hosts are not rail-optimised 8-GPU servers, and clusters without
+    // servers must keep working: Validate() does not check them.
+    ClusterDescription cluster;
+    cluster.Validate();
+    EXPECT_EQ(cluster.gpusPerServer, 8u);
+    EXPECT_EQ(cluster.nicPlacement, "rail");
+    const std::string summary = cluster.ToString();
+    EXPECT_NE(summary.find("8 GPUs per server"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("rail NIC placement"), std::string::npos) << summary;
+}
+
+TEST(ClusterDescriptionDeathTest, ImpossibleServersAreRefusedByName)
+{
+    auto servers =
+        [](uint32_t leaves, uint32_t hostsPerLeaf, uint32_t gpus, const std::string& placement) {
+            ClusterDescription c;
+            c.leaves = leaves;
+            c.hostsPerLeaf = hostsPerLeaf;
+            c.gpusPerServer = gpus;
+            c.nicPlacement = placement;
+            c.ValidateServers();
+        };
+    EXPECT_DEATH(servers(8, 4, 0, "rail"), "gpusPerServer must be at least 1, got 0");
+    EXPECT_DEATH(servers(2, 4, 3, "server"),
+                 "leaves=2 x hostsPerLeaf=4 = 8 hosts is not a multiple of gpusPerServer=3");
+    EXPECT_DEATH(servers(8, 4, 8, "ring"),
+                 "nicPlacement=\"ring\" is unknown \\(valid: rail, server\\)");
+    EXPECT_DEATH(servers(2, 4, 8, "rail"),
+                 "nicPlacement=rail needs leaves a multiple of gpusPerServer \\(one leaf per "
+                 "rail\\), got leaves=2 and gpusPerServer=8");
+    EXPECT_DEATH(servers(4, 4, 8, "server"),
+                 "nicPlacement=server needs hostsPerLeaf a multiple of gpusPerServer \\(a "
+                 "server on one leaf\\), got hostsPerLeaf=4 and gpusPerServer=8");
+    // Both placements need hosts a multiple of gpusPerServer first.
+    EXPECT_DEATH(servers(3, 5, 2, "rail"), "15 hosts is not a multiple of gpusPerServer=2");
+
+    // Every server accessor checks the servers before it answers.
+    auto accessor = [](int which) {
+        ClusterDescription c; // 2 x 4 hosts: not rail-optimised 8-GPU servers
+        switch (which)
+        {
+        case 0:
+            c.GetServers();
+            break;
+        case 1:
+            c.GetHostOfGpu(0);
+            break;
+        case 2:
+            c.GetGpuOfHost(0);
+            break;
+        case 3:
+            c.GetServerOfRank(0);
+            break;
+        default:
+            c.GetLocalGpu(0);
+            break;
+        }
+    };
+    for (int which = 0; which < 5; ++which)
+    {
+        EXPECT_DEATH(accessor(which), "nicPlacement=rail needs leaves a multiple") << which;
+    }
+}
+
+TEST(ClusterDescriptionDeathTest, GpuRankOutOfRangeIsRefused)
+{
+    ClusterDescription c;
+    c.leaves = 8;
+    c.hostsPerLeaf = 4;
+    EXPECT_DEATH(c.GetHostOfGpu(32), "GPU rank 32 out of range \\(cluster has 32 GPUs\\)");
+    EXPECT_DEATH(c.GetServerOfRank(40), "GPU rank 40 out of range");
+    EXPECT_DEATH(c.GetLocalGpu(32), "GPU rank 32 out of range");
+    EXPECT_DEATH(c.GetGpuOfHost(32), "host index 32 out of range");
+}
+
 TEST(ClusterDescription, EveryFieldIsACommandLineOption)
 {
     ClusterDescription cluster;
@@ -109,7 +186,9 @@ TEST(ClusterDescription, EveryFieldIsACommandLineOption)
                                      "--c.fabricLinkRate=800Gbps",
                                      "--c.fabricLinkDelay=2us",
                                      "--c.hostNetwork=192.168.0.0",
-                                     "--c.hostNetworkPrefixLength=16"};
+                                     "--c.hostNetworkPrefixLength=16",
+                                     "--c.gpusPerServer=4",
+                                     "--c.nicPlacement=server"};
     std::vector<char*> argv;
     for (auto& a : args)
     {
@@ -128,6 +207,12 @@ TEST(ClusterDescription, EveryFieldIsACommandLineOption)
     EXPECT_EQ(cluster.fabricLinkDelay, MicroSeconds(2));
     EXPECT_EQ(cluster.hostNetwork, Ipv4Address("192.168.0.0"));
     EXPECT_EQ(cluster.hostNetworkPrefixLength, 16u);
+    EXPECT_EQ(cluster.gpusPerServer, 4u);
+    EXPECT_EQ(cluster.nicPlacement, "server");
     EXPECT_EQ(cluster.GetHostAddress(0), Ipv4Address("192.168.0.1"));
     cluster.Validate();
+    // 3 x 5 hosts do not divide into 4-GPU servers; 3 x 4 on one leaf each do.
+    cluster.hostsPerLeaf = 4;
+    cluster.ValidateServers();
+    EXPECT_EQ(cluster.GetServers(), 3u);
 }

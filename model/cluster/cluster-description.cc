@@ -109,6 +109,96 @@ ClusterDescription::Validate() const
 }
 
 void
+ClusterDescription::ValidateServers() const
+{
+    NS_ABORT_MSG_IF(gpusPerServer == 0,
+                    "ClusterDescription: gpusPerServer must be at least 1, got 0");
+    NS_ABORT_MSG_IF(GetHosts() % gpusPerServer != 0,
+                    "ClusterDescription: leaves="
+                        << leaves << " x hostsPerLeaf=" << hostsPerLeaf << " = " << GetHosts()
+                        << " hosts is not a multiple of gpusPerServer=" << gpusPerServer);
+    if (nicPlacement == "rail")
+    {
+        NS_ABORT_MSG_IF(leaves % gpusPerServer != 0,
+                        "ClusterDescription: nicPlacement=rail needs leaves a multiple of "
+                        "gpusPerServer (one leaf per rail), got leaves="
+                            << leaves << " and gpusPerServer=" << gpusPerServer);
+    }
+    else if (nicPlacement == "server")
+    {
+        NS_ABORT_MSG_IF(hostsPerLeaf % gpusPerServer != 0,
+                        "ClusterDescription: nicPlacement=server needs hostsPerLeaf a multiple "
+                        "of gpusPerServer (a server on one leaf), got hostsPerLeaf="
+                            << hostsPerLeaf << " and gpusPerServer=" << gpusPerServer);
+    }
+    else
+    {
+        NS_ABORT_MSG("ClusterDescription: nicPlacement=\""
+                     << nicPlacement << "\" is unknown (valid: rail, server)");
+    }
+}
+
+uint32_t
+ClusterDescription::GetServers() const
+{
+    ValidateServers();
+    return GetHosts() / gpusPerServer;
+}
+
+uint32_t
+ClusterDescription::GetHostOfGpu(uint32_t rank) const
+{
+    ValidateServers();
+    NS_ABORT_MSG_IF(rank >= GetHosts(),
+                    "GPU rank " << rank << " out of range (cluster has " << GetHosts() << " GPUs)");
+    if (nicPlacement == "server")
+    {
+        return rank; // server s holds hosts s x G .. s x G + G - 1
+    }
+    const uint32_t server = rank / gpusPerServer;
+    const uint32_t gpu = rank % gpusPerServer;
+    const uint32_t group = server / hostsPerLeaf;
+    const uint32_t port = server % hostsPerLeaf;
+    return (group * gpusPerServer + gpu) * hostsPerLeaf + port;
+}
+
+uint32_t
+ClusterDescription::GetGpuOfHost(uint32_t host) const
+{
+    ValidateServers();
+    NS_ABORT_MSG_IF(host >= GetHosts(),
+                    "host index " << host << " out of range (cluster has " << GetHosts()
+                                  << " hosts)");
+    if (nicPlacement == "server")
+    {
+        return host;
+    }
+    const uint32_t leaf = host / hostsPerLeaf;
+    const uint32_t port = host % hostsPerLeaf;
+    const uint32_t group = leaf / gpusPerServer;
+    const uint32_t gpu = leaf % gpusPerServer;
+    return (group * hostsPerLeaf + port) * gpusPerServer + gpu;
+}
+
+uint32_t
+ClusterDescription::GetServerOfRank(uint32_t rank) const
+{
+    ValidateServers();
+    NS_ABORT_MSG_IF(rank >= GetHosts(),
+                    "GPU rank " << rank << " out of range (cluster has " << GetHosts() << " GPUs)");
+    return rank / gpusPerServer;
+}
+
+uint32_t
+ClusterDescription::GetLocalGpu(uint32_t rank) const
+{
+    ValidateServers();
+    NS_ABORT_MSG_IF(rank >= GetHosts(),
+                    "GPU rank " << rank << " out of range (cluster has " << GetHosts() << " GPUs)");
+    return rank % gpusPerServer;
+}
+
+void
 ClusterDescription::AddToCommandLine(CommandLine& cmd, const std::string& prefix)
 {
     cmd.AddValue(prefix + "leaves", "number of leaf switches", leaves);
@@ -127,6 +217,15 @@ ClusterDescription::AddToCommandLine(CommandLine& cmd, const std::string& prefix
     cmd.AddValue(prefix + "hostNetworkPrefixLength",
                  "prefix length of the host block",
                  hostNetworkPrefixLength);
+    cmd.AddValue(prefix + "gpusPerServer",
+                 "GPUs per server, each with its own NIC (one host); hosts must be a "
+                 "multiple of it when servers are used",
+                 gpusPerServer);
+    cmd.AddValue(prefix + "nicPlacement",
+                 "GPU NICs on the leaves: rail (GPU g of every server on the leaf of rail g; "
+                 "leaves a multiple of gpusPerServer) or server (all GPUs of a server on one "
+                 "leaf; hostsPerLeaf a multiple of gpusPerServer)",
+                 nicPlacement);
 }
 
 std::string
@@ -136,7 +235,8 @@ ClusterDescription::ToString() const
     os << leaves << " leaves x " << hostsPerLeaf << " hosts (" << GetHosts() << " hosts), "
        << spines << " spines x " << linksPerLeafSpine << " links, host links " << hostLinkRate
        << " / " << hostLinkDelay.As(Time::NS) << ", fabric links " << fabricLinkRate << " / "
-       << fabricLinkDelay.As(Time::NS);
+       << fabricLinkDelay.As(Time::NS) << ", " << gpusPerServer << " GPUs per server, "
+       << nicPlacement << " NIC placement";
     return os.str();
 }
 

@@ -28,6 +28,23 @@ class CommandLine;
  *
  * Defaults follow a shipping distributed-disaggregated-chassis leaf: 18 host-facing
  * and 20 fabric-facing ports of equal speed (a 20/18 = 1.11 fabric speedup).
+ *
+ * GPU servers: every host is the NIC of one GPU, and servers hold gpusPerServer GPUs
+ * each (servers = hosts / gpusPerServer). GPU rank r is GPU r % gpusPerServer of
+ * server r / gpusPerServer. Host numbering does not depend on the servers, so both
+ * fabric builders build either NIC placement unchanged; only the GPU <-> host
+ * mapping does (G = gpusPerServer, H = hostsPerLeaf):
+ *
+ * - "rail" (rail-optimised, as in current AI clusters): servers form rail groups of
+ *   H servers; server s is in group k = s / H at port p = s % H, and its GPU g sits
+ *   on leaf k x G + g, i.e. on host (k x G + g) x H + p. GPU g of every server of a
+ *   group is on the same leaf (rail g). Needs leaves % G == 0.
+ * - "server": all GPUs of server s on one leaf, on hosts s x G .. s x G + G - 1
+ *   (rank = host). Needs H % G == 0.
+ *
+ * Validate() does not check the servers (clusters without GPU servers need not
+ * divide into them); code that uses servers calls ValidateServers(), and every
+ * server accessor below does.
  */
 struct ClusterDescription
 {
@@ -43,6 +60,8 @@ struct ClusterDescription
     Time fabricLinkDelay{NanoSeconds(500)}; //!< leaf-spine propagation delay
     Ipv4Address hostNetwork{"10.0.0.0"};    //!< first address of the host block
     uint32_t hostNetworkPrefixLength{8};    //!< prefix length of the host block
+    uint32_t gpusPerServer{8};              //!< GPUs (one NIC each) per server
+    std::string nicPlacement{"rail"};       //!< "rail" or "server" (see above)
 
     /// \return the number of hosts (leaves x hostsPerLeaf)
     uint32_t GetHosts() const;
@@ -72,6 +91,36 @@ struct ClusterDescription
      * than fabric ports, zero rates, negative delays, an address block too small).
      */
     void Validate() const;
+
+    /**
+     * Stop with a message naming the field and its value if the hosts cannot be
+     * divided into GPU servers: gpusPerServer of 0, hosts not a multiple of
+     * gpusPerServer, an unknown nicPlacement, or the placement's condition ("rail":
+     * leaves a multiple of gpusPerServer; "server": hostsPerLeaf a multiple of
+     * gpusPerServer). Not called by Validate().
+     */
+    void ValidateServers() const;
+
+    /// \return the number of GPU servers (hosts / gpusPerServer)
+    uint32_t GetServers() const;
+
+    /**
+     * \param rank GPU rank (server x gpusPerServer + local GPU)
+     * \return the dense index of the host that is the GPU's NIC
+     */
+    uint32_t GetHostOfGpu(uint32_t rank) const;
+
+    /**
+     * \param host dense host index
+     * \return the GPU rank whose NIC the host is (the inverse of GetHostOfGpu)
+     */
+    uint32_t GetGpuOfHost(uint32_t host) const;
+
+    /// \param rank GPU rank \return the server the GPU belongs to
+    uint32_t GetServerOfRank(uint32_t rank) const;
+
+    /// \param rank GPU rank \return the GPU's index inside its server
+    uint32_t GetLocalGpu(uint32_t rank) const;
 
     /**
      * Add every field to a command line as --<prefix><name>, so an example exposes
