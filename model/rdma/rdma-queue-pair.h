@@ -26,14 +26,14 @@ namespace ns3
  */
 struct RdmaCompletion
 {
-    uint32_t srcRank{0}; //!< sending rank
-    uint32_t dstRank{0}; //!< receiving rank
-    uint64_t size{0};    //!< message size in bytes
-    uint64_t tag{0};     //!< application tag
-    uint64_t id{0};      //!< message id (unique per sending transport)
+    uint32_t srcRank{0};    //!< sending rank
+    uint32_t dstRank{0};    //!< receiving rank
+    uint64_t size{0};       //!< message size in bytes
+    uint64_t tag{0};        //!< application tag
+    uint64_t id{0};         //!< message id (unique per sending transport)
     uint32_t connection{0}; //!< connection (queue pair) it travelled on
-    Time postTime;       //!< when the message was posted
-    Time doneTime;       //!< when this completion happened
+    Time postTime;          //!< when the message was posted
+    Time doneTime;          //!< when this completion happened
 };
 
 /// Completion callback: the sender's (last ACK) or the receiver's (last byte in order).
