@@ -192,6 +192,146 @@ class RingAllReduceTimeTestCase : public TestCase
     uint32_t m_channels; //!< Channels
 };
 
+/**
+ * Ring AllReduce inside one 8-GPU server (every hop over the scale-up switch), one
+ * channel, steps of D = S/n bytes below ChunkSize: every GPU sends to one neighbour
+ * and receives from the other, so no two transfers share a port and every step takes
+ * D/R + L (R the PortRate, L the Latency), rounded up to the next nanosecond when it
+ * completes. The ring's 2(n-1) steps run in lock-step:
+ *
+ *   t = 2(n-1) x (D/R + L)     (exact within 2(n-1) ns of rounding)
+ *
+ * S = 8,000,000 B: D = 1,000,000 B, D/R = 2.2222 us at 3.6 Tb/s, t = 45.111 us.
+ */
+class ScaleUpRingAllReduceTestCase : public TestCase
+{
+  public:
+    ScaleUpRingAllReduceTestCase()
+        : TestCase("ring AllReduce inside one server: lock-step on the scale-up ports")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ClusterDescription c = SmallCluster(8, 1, 1); // one 8-GPU server, one NIC per leaf
+        GpuCluster<ScheduledFabricHelper> f(c);
+        Ptr<Communicator> comm = f.FirstGpus(8);
+        const uint64_t bytes = 8000000;
+        CollectiveResult r = f.Run(comm, "AllReduce", bytes, 1);
+        DataRateValue rate;
+        TimeValue latency;
+        comm->GetMember(0).scaleUp->GetAttribute("PortRate", rate);
+        comm->GetMember(0).scaleUp->GetAttribute("Latency", latency);
+        const double n = 8;
+        double step = bytes / n * 8 / rate.Get().GetBitRate() + latency.Get().GetSeconds();
+        double expected = 2 * (n - 1) * step;
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.GetDuration().GetSeconds(),
+                                  expected,
+                                  2 * (n - 1) * 1e-9,
+                                  "lock-step ring on idle scale-up ports");
+        for (uint32_t rank = 0; rank < 8; ++rank)
+        {
+            // Equal chunks of S/n: every rank sends 2(n-1) of them, all over scale-up.
+            NS_TEST_EXPECT_MSG_EQ(r.bytesSent[rank], 2 * 7 * bytes / 8, "sent");
+            NS_TEST_EXPECT_MSG_EQ(r.scaleUpBytesSent[rank], r.bytesSent[rank], "all inside");
+            NS_TEST_EXPECT_MSG_EQ(r.bytesReceived[rank], 2 * 7 * bytes / 8, "received");
+        }
+    }
+};
+
+/**
+ * Hierarchical collectives on two 8-GPU servers (16 ranks), G = 8 GPUs per server:
+ *
+ *   AllReduce:     ReduceScatter inside each server, AllReduce of S/G on each rail,
+ *                  AllGather inside each server
+ *   ReduceScatter: ReduceScatter inside each server, ReduceScatter of S/G on each rail
+ *   AllGather:     AllGather of S/G on each rail, AllGather inside each server
+ *
+ * each phase after the previous one has finished on every group. One channel, steps
+ * below ChunkSize, R and L the scale-up PortRate and Latency, k scale-up phases:
+ *
+ *   scale-up phase: (G-1) x (S/G/R + L)        (exact within (G-1) ns)
+ *   rail phase:     t_rail, the same collective of S/G on a communicator of one rail,
+ *                   measured alone
+ *   t = k (G-1)(S/G/R + L) + t_rail            (within k(G-1) ns + 0.5% of t_rail)
+ *
+ * The 0.5%: on the scheduled fabric a transfer's time depends on when it starts
+ * relative to the leaves' periodic credit and flow-control clocks; the rail AllReduce
+ * alone, started at five different times, took 88.467 to 88.554 us, and 88.605 us as
+ * the hierarchical AllReduce's middle phase (0.16% apart).
+ *
+ * Rails are independent: with rail placement rail j's NICs are on leaf j; with server
+ * placement the rails cross the spines, and the scheduled fabric sprays them over
+ * fabric links of twice the host rate, so none waits for another (on an ECMP fabric
+ * they would collide on spine links). Bytes per rank are exact: (G-1)/G x S per
+ * scale-up phase; over the NIC, the rail collective's share of S/G on 2 ranks (S/G
+ * for AllReduce, S/(2G) for the others).
+ */
+template <typename FabricHelper>
+class HierarchicalCollectiveTestCase : public TestCase
+{
+  public:
+    HierarchicalCollectiveTestCase(const std::string& fabric,
+                                   const std::string& placement,
+                                   const std::string& collective)
+        : TestCase("hierarchical " + collective + " on two 8-GPU servers, " + placement +
+                   " NICs, " + fabric + ": the sum of its phases"),
+          m_placement(placement),
+          m_collective(collective)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const bool rail = m_placement == "rail";
+        ClusterDescription c = rail ? SmallCluster(8, 2, 2) : SmallCluster(2, 8, 8);
+        c.nicPlacement = m_placement;
+        c.fabricLinkRate = DataRate("200Gbps");
+        GpuCluster<FabricHelper> f(c);
+        const uint32_t g = 8;
+        const uint64_t bytes = 8000000; // S/G = 1,000,000 B: one message per step
+        const bool allReduce = m_collective == "AllReduce";
+        const double scaleUpPhases = allReduce ? 2 : 1;
+        Ptr<Communicator> rail3 = f.collectives.CreateCommunicator({3, 3 + g});
+        CollectiveResult railAlone = f.Run(rail3, m_collective, bytes / g, 1);
+
+        f.collectives.SetAlgorithm(m_collective, "ns3::Hierarchical" + m_collective);
+        Ptr<Communicator> world = f.FirstGpus(2 * g);
+        CollectiveResult r = f.Run(world, m_collective, bytes, 1);
+
+        DataRateValue rate;
+        TimeValue latency;
+        world->GetMember(0).scaleUp->GetAttribute("PortRate", rate);
+        world->GetMember(0).scaleUp->GetAttribute("Latency", latency);
+        double scaleUpPhase =
+            (g - 1) * (bytes / g * 8.0 / rate.Get().GetBitRate() + latency.Get().GetSeconds());
+        double expected = scaleUpPhases * scaleUpPhase + railAlone.GetDuration().GetSeconds();
+        std::cout << GetName() << ": t " << r.GetDuration().GetSeconds() * 1e6
+                  << " us, scale-up phase " << scaleUpPhase * 1e6 << " us, rail phase "
+                  << railAlone.GetDuration().GetSeconds() * 1e6 << " us, busbw "
+                  << r.GetBusBandwidth() * 8 / 1e9 << " Gb/s" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(r.algorithm, "ns3::Hierarchical" + m_collective, "algorithm chosen");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.GetDuration().GetSeconds(),
+                                  expected,
+                                  scaleUpPhases * (g - 1) * 1e-9 +
+                                      0.005 * railAlone.GetDuration().GetSeconds(),
+                                  "phases in sequence");
+        const uint64_t nic = allReduce ? bytes / g : bytes / g / 2;
+        const uint64_t scaleUp = scaleUpPhases * (g - 1) * bytes / g;
+        for (uint32_t rank = 0; rank < 2 * g; ++rank)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.scaleUpBytesSent[rank], scaleUp, "inside the server");
+            NS_TEST_EXPECT_MSG_EQ(r.bytesSent[rank], scaleUp + nic, "sent");
+            NS_TEST_EXPECT_MSG_EQ(r.bytesReceived[rank], scaleUp + nic, "received");
+        }
+    }
+
+    std::string m_placement;  //!< nicPlacement
+    std::string m_collective; //!< AllReduce, ReduceScatter or AllGather
+};
+
 /// The suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -217,6 +357,14 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new Eth("Ethernet", 3, 256000002, 1), TestCase::EXTENSIVE);
         AddTestCase(new Eth("Ethernet", 16, 256000000, 1), TestCase::EXTENSIVE);
         AddTestCase(new Sched("scheduled", 5, 256000000, 1), TestCase::EXTENSIVE);
+        AddTestCase(new ScaleUpRingAllReduceTestCase);
+        using SchedHier = HierarchicalCollectiveTestCase<ScheduledFabricHelper>;
+        using EthHier = HierarchicalCollectiveTestCase<EthernetClosHelper>;
+        AddTestCase(new SchedHier("scheduled", "rail", "AllReduce"));
+        AddTestCase(new SchedHier("scheduled", "server", "AllReduce"));
+        AddTestCase(new EthHier("Ethernet", "rail", "AllReduce"));
+        AddTestCase(new SchedHier("scheduled", "server", "ReduceScatter"));
+        AddTestCase(new EthHier("Ethernet", "rail", "AllGather"));
     }
 };
 

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -173,6 +174,32 @@ CollectiveOperation::Finish()
     // Last: the communicator may hold the only reference to this operation.
     Ptr<Communicator> comm = m_comm;
     comm->Release(this);
+}
+
+Ptr<CollectiveOperation>
+CollectiveOperation::CreatePhase(const std::string& typeId) const
+{
+    ObjectFactory factory(typeId);
+    factory.Set("Channels", UintegerValue(m_channels));
+    factory.Set("ChunkSize", UintegerValue(m_chunkSize));
+    factory.Set("ReductionRate", DataRateValue(m_reductionRate));
+    return factory.Create<CollectiveOperation>();
+}
+
+void
+CollectiveOperation::AddPhaseTraffic(const CollectiveResult& phase,
+                                     const std::vector<uint32_t>& ranks)
+{
+    NS_ABORT_MSG_IF(ranks.size() != phase.ranks,
+                    GetInstanceTypeId().GetName()
+                        << ": a phase of " << phase.ranks << " ranks mapped onto " << ranks.size());
+    for (uint32_t i = 0; i < phase.ranks; ++i)
+    {
+        m_result.bytesSent[ranks[i]] += phase.bytesSent[i];
+        m_result.bytesReceived[ranks[i]] += phase.bytesReceived[i];
+        m_result.scaleUpBytesSent[ranks[i]] += phase.scaleUpBytesSent[i];
+    }
+    m_result.steps += phase.steps;
 }
 
 bool

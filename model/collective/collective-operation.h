@@ -125,6 +125,21 @@ class CollectiveOperation : public Object
     void Finish();
 
     /**
+     * Create an operation for one phase of this one (hierarchical algorithms), with
+     * this operation's Channels, ChunkSize and ReductionRate.
+     * \param typeId TypeId name of its algorithm
+     * \return the operation, not started
+     */
+    Ptr<CollectiveOperation> CreatePhase(const std::string& typeId) const;
+
+    /**
+     * Count a finished phase's traffic as this operation's.
+     * \param phase the phase's result
+     * \param ranks this operation's rank of each of the phase's ranks
+     */
+    void AddPhaseTraffic(const CollectiveResult& phase, const std::vector<uint32_t>& ranks);
+
+    /**
      * Split total bytes into parts as evenly as possible (the first total % parts
      * parts get one byte more).
      * \param total bytes \param parts parts \param index part \return its bytes

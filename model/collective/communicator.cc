@@ -70,6 +70,15 @@ Communicator::DoDispose()
     NS_LOG_FUNCTION(this);
     m_members.clear();
     m_inFlight.clear();
+    for (auto& c : m_hierarchy.servers)
+    {
+        c->Dispose();
+    }
+    for (auto& c : m_hierarchy.rails)
+    {
+        c->Dispose();
+    }
+    m_hierarchy = Hierarchy();
     Object::DoDispose();
 }
 
@@ -139,6 +148,51 @@ Communicator::Split(const std::vector<uint32_t>& ranks) const
     auto sub = CreateObject<Communicator>();
     sub->Setup(members);
     return sub;
+}
+
+const Communicator::Hierarchy&
+Communicator::GetHierarchy()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_hierarchy.servers.empty())
+    {
+        return m_hierarchy;
+    }
+    std::vector<uint32_t> serverIndex; // server id -> index in serverRanks
+    for (uint32_t r = 0; r < m_members.size(); ++r)
+    {
+        uint32_t server = m_members[r].server;
+        auto it = std::find(serverIndex.begin(), serverIndex.end(), server);
+        if (it == serverIndex.end())
+        {
+            serverIndex.push_back(server);
+            m_hierarchy.serverRanks.emplace_back();
+            it = serverIndex.end() - 1;
+        }
+        m_hierarchy.serverRanks[it - serverIndex.begin()].push_back(r);
+    }
+    const std::size_t perServer = m_hierarchy.serverRanks.front().size();
+    for (std::size_t s = 0; s < serverIndex.size(); ++s)
+    {
+        NS_ABORT_MSG_IF(m_hierarchy.serverRanks[s].size() != perServer,
+                        "Communicator " << m_id << ": server " << serverIndex[s] << " holds "
+                                        << m_hierarchy.serverRanks[s].size()
+                                        << " of its ranks but server " << serverIndex[0]
+                                        << " holds " << perServer
+                                        << "; servers and rails need the same number");
+        m_hierarchy.servers.push_back(Split(m_hierarchy.serverRanks[s]));
+    }
+    m_hierarchy.railRanks.assign(perServer, {});
+    for (std::size_t j = 0; j < perServer; ++j)
+    {
+        for (const auto& ranks : m_hierarchy.serverRanks)
+        {
+            m_hierarchy.railRanks[j].push_back(ranks[j]);
+        }
+        m_hierarchy.rails.push_back(Split(m_hierarchy.railRanks[j]));
+    }
+    NS_LOG_LOGIC(serverIndex.size() << " servers of " << perServer << " ranks");
+    return m_hierarchy;
 }
 
 void

@@ -49,6 +49,19 @@ class Communicator : public Object
         Ptr<ScaleUpSwitch> scaleUp;   //!< the server's scale-up switch
     };
 
+    /**
+     * The communicator seen as servers: the ranks of each server (servers in order of
+     * their first rank, ranks in communicator order), and the rails across them
+     * (rail j: the j-th rank of every server), each with its own sub-communicator.
+     */
+    struct Hierarchy
+    {
+        std::vector<std::vector<uint32_t>> serverRanks; //!< per server: its ranks
+        std::vector<Ptr<Communicator>> servers;         //!< per server: a communicator
+        std::vector<std::vector<uint32_t>> railRanks;   //!< per rail: its ranks
+        std::vector<Ptr<Communicator>> rails;           //!< per rail: a communicator
+    };
+
     /// TracedCallback signature for Send: (source rank, destination rank, bytes,
     /// channel, true if over the scale-up domain).
     typedef void (*SendTracedCallback)(uint32_t src,
@@ -91,6 +104,14 @@ class Communicator : public Object
     Ptr<Communicator> Split(const std::vector<uint32_t>& ranks) const;
 
     /**
+     * The servers and rails of this communicator, built on first use and kept (so
+     * repeated hierarchical operations reuse their connections). Stops with a message
+     * if the servers do not hold the same number of this communicator's ranks.
+     * \return the hierarchy
+     */
+    const Hierarchy& GetHierarchy();
+
+    /**
      * Move bytes from one rank to another; onArrival runs when the last byte is at
      * dst. Messages from one rank to another on one channel arrive in posting order.
      * \param src source rank
@@ -125,6 +146,7 @@ class Communicator : public Object
     uint32_t m_id;                                    //!< communicator number
     std::vector<Member> m_members;                    //!< rank -> member
     std::vector<Ptr<CollectiveOperation>> m_inFlight; //!< operations running
+    Hierarchy m_hierarchy;                            //!< servers and rails, built by GetHierarchy
     TracedCallback<uint32_t, uint32_t, uint64_t, uint32_t, bool> m_sendTrace; //!< Send
 };
 
