@@ -613,6 +613,77 @@ class SameOnBothFabricsTestCase : public TestCase
     uint64_t m_chunkSize;     //!< ChunkSize
 };
 
+/**
+ * Two communicators at once, one GPU per server, ring AllReduce of S = 8 MB, one
+ * channel each.
+ *
+ * Disjoint: A = GPUs 0..3 (leaf 0), B = GPUs 4..7 (leaf 1) share no link, so each
+ * takes what it takes alone (within 0.5%: on the scheduled fabric a transfer's time
+ * depends on when it starts relative to the leaves' periodic clocks, as above).
+ *
+ * Shared: A and B both on GPUs 0..7 in the same ring order, started together, share
+ * every NIC in both directions: each gets half of B, so both finish together (within
+ * 2% of each other) at about the time of one AllReduce of 2S alone (within 3%: alpha
+ * is paid once per step by each, overlapped). Fabric links at four times the host rate
+ * keep the fabric out of it.
+ */
+template <typename FabricHelper>
+class TwoCommunicatorsTestCase : public TestCase
+{
+  public:
+    TwoCommunicatorsTestCase(const std::string& fabric, bool shared)
+        : TestCase(std::string("two communicators at once on ") + (shared ? "shared" : "disjoint") +
+                   " ranks, " + fabric + (shared ? ": fair share" : ": no interference")),
+          m_shared(shared)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ClusterDescription c = OneGpuServers();
+        c.fabricLinkRate = DataRate("400Gbps");
+        GpuCluster<FabricHelper> f(c);
+        const uint64_t bytes = 8000000;
+        std::vector<uint32_t> a{0, 1, 2, 3, 4, 5, 6, 7};
+        std::vector<uint32_t> b = a;
+        if (!m_shared)
+        {
+            a = {0, 1, 2, 3};
+            b = {4, 5, 6, 7};
+        }
+        Ptr<Communicator> commA = f.collectives.CreateCommunicator(a);
+        Ptr<Communicator> commB = f.collectives.CreateCommunicator(b);
+        // Alone: A of S (disjoint) or A of 2S (shared).
+        CollectiveResult alone = f.Run(commA, "AllReduce", m_shared ? 2 * bytes : bytes, 1);
+        Ptr<CollectiveOperation> opA = f.collectives.Create("AllReduce");
+        Ptr<CollectiveOperation> opB = f.collectives.Create("AllReduce");
+        opA->SetAttribute("Channels", UintegerValue(1));
+        opB->SetAttribute("Channels", UintegerValue(1));
+        opA->Start(commA, bytes, CollectiveOperation::DoneCallback());
+        opB->Start(commB, bytes, CollectiveOperation::DoneCallback());
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(opA->IsFinished() && opB->IsFinished(), true, "both finished");
+        double tA = opA->GetResult().GetDuration().GetSeconds();
+        double tB = opB->GetResult().GetDuration().GetSeconds();
+        double t1 = alone.GetDuration().GetSeconds();
+        std::cout << GetName() << ": A " << tA * 1e6 << " us, B " << tB * 1e6 << " us, alone "
+                  << t1 * 1e6 << " us" << std::endl;
+        if (m_shared)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(tA / tB, 1.0, 0.02, "fair share");
+            NS_TEST_EXPECT_MSG_EQ_TOL(std::max(tA, tB) / t1, 1.0, 0.03, "work conserving");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(tA / t1, 1.0, 0.005, "A as if alone");
+            NS_TEST_EXPECT_MSG_EQ_TOL(tB / t1, 1.0, 0.005, "B as if alone");
+        }
+    }
+
+    bool m_shared; //!< same ranks (else disjoint)
+};
+
 /// The suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -664,6 +735,11 @@ class CollectiveTestSuite : public TestSuite
         }
         AddTestCase(
             new SameOnBothFabricsTestCase("AllReduce", "ns3::DoubleBinaryTreeAllReduce", 4 << 20));
+        for (bool shared : {false, true})
+        {
+            AddTestCase(new TwoCommunicatorsTestCase<ScheduledFabricHelper>("scheduled", shared));
+            AddTestCase(new TwoCommunicatorsTestCase<EthernetClosHelper>("Ethernet", shared));
+        }
     }
 };
 
