@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Sample statistics by hand, and death tests for bad input to the parallelism
+// workloads: each refusal names the parameter and its value, before anything runs.
+
+#include "cluster-test-common.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(SampleStatistics, OneToAHundredByHand)
+{
+    SampleStatistics s;
+    EXPECT_EQ(s.GetCount(), 0u);
+    EXPECT_EQ(s.GetPercentile(0.5), 0);
+    for (int x = 100; x >= 1; --x)
+    {
+        s.Add(x);
+    }
+    EXPECT_EQ(s.GetCount(), 100u);
+    EXPECT_DOUBLE_EQ(s.GetMean(), 50.5);
+    // Population variance of 1..N: (N^2 - 1) / 12.
+    EXPECT_NEAR(s.GetStdDev(), std::sqrt((100.0 * 100 - 1) / 12), 1e-9);
+    EXPECT_EQ(s.GetMin(), 1);
+    EXPECT_EQ(s.GetMax(), 100);
+    // The ceil(N (1 - p))-th largest, 1 - p in double precision: p50 the 50th
+    // largest (51), p90 the 10th (91; 100 x (1 - 0.9) = 9.999..), p99 the 2nd (99;
+    // 100 x (1 - 0.99) = 1.000..01), p99.9 the largest.
+    EXPECT_EQ(s.GetPercentile(0.5), 51);
+    EXPECT_EQ(s.GetPercentile(0.9), 91);
+    EXPECT_EQ(s.GetPercentile(0.99), 99);
+    EXPECT_EQ(s.GetPercentile(0.999), 100);
+}
+
+TEST(SampleStatisticsDeathTest, ProbabilityOutsideZeroOne)
+{
+    SampleStatistics s;
+    s.Add(1);
+    EXPECT_DEATH(s.GetPercentile(1.0), "percentile probability 1 is not in \\(0, 1\\)");
+    EXPECT_DEATH(s.GetPercentile(0), "percentile probability 0 is not in \\(0, 1\\)");
+}
+
+namespace
+{
+
+/// Install a pipeline on GPUs 0..3 of 16 one-GPU servers with one attribute set.
+void
+PipelineWith(const std::string& attribute, const AttributeValue& value)
+{
+    ClusterDescription c = SmallCluster(4, 4, 4);
+    c.gpusPerServer = 1;
+    RdmaCluster<ScheduledFabricHelper> f(c);
+    CollectiveHelper collectives;
+    collectives.Install(c, f.rdma);
+    PipelineParallelHelper pipeline;
+    pipeline.SetAttribute(attribute, value);
+    pipeline.Install(collectives.CreateCommunicator({0, 1, 2, 3}));
+}
+
+} // namespace
+
+TEST(PipelineParallelDeathTest, BadParametersAreRefusedByName)
+{
+    EXPECT_DEATH(PipelineWith("Microbatches", UintegerValue(0)),
+                 "Microbatches 0 must be at least 1");
+    EXPECT_DEATH(PipelineWith("Iterations", UintegerValue(0)), "Iterations 0 must be at least 1");
+    EXPECT_DEATH(PipelineWith("Stages", UintegerValue(5)),
+                 "Stages 5 is larger than the 4 ranks of the communicator");
+    EXPECT_DEATH(PipelineWith("ForwardTime", TimeValue(MicroSeconds(-1))),
+                 "ForwardTime -1.* must not be negative");
+    EXPECT_DEATH(PipelineWith("Schedule", TypeIdValue(TypeId::LookupByName("ns3::Node"))),
+                 "Schedule ns3::Node is not a PipelineSchedule");
+}
