@@ -21,6 +21,8 @@ CollectiveHelper::CollectiveHelper()
     m_algorithms["Broadcast"].SetTypeId("ns3::RingBroadcast");
     m_algorithms["Reduce"].SetTypeId("ns3::RingReduce");
     m_algorithms["SendRecv"].SetTypeId("ns3::RingSendRecv");
+    m_algorithms["AlltoAll"].SetTypeId("ns3::PairwiseAlltoAll");
+    m_algorithms["AlltoAllv"].SetTypeId("ns3::PairwiseAlltoAllv");
 }
 
 void

@@ -30,7 +30,8 @@ namespace ns3
  * Algorithms are chosen per collective by TypeId, as TCP chooses its congestion
  * control: SetAlgorithm("AllReduce", "ns3::RingAllReduce"). Defaults: the ring
  * algorithms (RingAllReduce, RingReduceScatter, RingAllGather, RingBroadcast,
- * RingReduce, RingSendRecv).
+ * RingReduce, RingSendRecv) and the pairwise exchange for AlltoAll and AlltoAllv
+ * (PairwiseAlltoAll, PairwiseAlltoAllv).
  */
 class CollectiveHelper
 {
