@@ -23,6 +23,7 @@ CollectiveHelper::CollectiveHelper()
     m_algorithms["SendRecv"].SetTypeId("ns3::RingSendRecv");
     m_algorithms["AlltoAll"].SetTypeId("ns3::PairwiseAlltoAll");
     m_algorithms["AlltoAllv"].SetTypeId("ns3::PairwiseAlltoAllv");
+    m_algorithms["Barrier"].SetTypeId("ns3::DisseminationBarrier");
 }
 
 void

@@ -30,8 +30,8 @@ namespace ns3
  * Algorithms are chosen per collective by TypeId, as TCP chooses its congestion
  * control: SetAlgorithm("AllReduce", "ns3::RingAllReduce"). Defaults: the ring
  * algorithms (RingAllReduce, RingReduceScatter, RingAllGather, RingBroadcast,
- * RingReduce, RingSendRecv) and the pairwise exchange for AlltoAll and AlltoAllv
- * (PairwiseAlltoAll, PairwiseAlltoAllv).
+ * RingReduce, RingSendRecv), the pairwise exchange for AlltoAll and AlltoAllv
+ * (PairwiseAlltoAll, PairwiseAlltoAllv) and DisseminationBarrier for Barrier.
  */
 class CollectiveHelper
 {
@@ -70,7 +70,7 @@ class CollectiveHelper
      * Choose the algorithm of a collective. Stops if the collective is unknown, the
      * TypeId does not exist or implements another collective.
      * \param collective "AllReduce", "ReduceScatter", "AllGather", "AlltoAll",
-     *        "AlltoAllv", "Broadcast", "Reduce" or "SendRecv"
+     *        "AlltoAllv", "Broadcast", "Reduce", "SendRecv" or "Barrier"
      * \param typeId TypeId name of a CollectiveOperation subclass
      */
     void SetAlgorithm(const std::string& collective, const std::string& typeId);
