@@ -7,7 +7,7 @@
 // against the NIC goodput, exact bytes per rank and per pair, the bounded exchange
 // and the barrier against their formulas.
 
-#include "cluster-test-common.h"
+#include "collective-test-common.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -24,74 +24,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// A fabric with an RDMA transport per host and GPU servers on top.
-template <typename FabricHelper>
-struct GpuCluster : RdmaCluster<FabricHelper>
-{
-    CollectiveHelper collectives; //!< servers, communicators, algorithms
-
-    /// \param c the cluster (its gpusPerServer and nicPlacement are used)
-    explicit GpuCluster(const ClusterDescription& c)
-        : RdmaCluster<FabricHelper>(c)
-    {
-        collectives.Install(c, this->rdma);
-    }
-
-    /// \param n ranks \return a communicator of GPUs 0 .. n-1
-    Ptr<Communicator> FirstGpus(uint32_t n) const
-    {
-        std::vector<uint32_t> gpus(n);
-        for (uint32_t g = 0; g < n; ++g)
-        {
-            gpus[g] = g;
-        }
-        return collectives.CreateCommunicator(gpus);
-    }
-
-    /**
-     * Run one operation to completion on an otherwise idle cluster.
-     * \param comm the communicator \param op the operation \param bytes S
-     * \return its result
-     */
-    CollectiveResult Run(Ptr<Communicator> comm, Ptr<CollectiveOperation> op, uint64_t bytes)
-    {
-        op->Start(comm, bytes, CollectiveOperation::DoneCallback());
-        Simulator::Run();
-        NS_ABORT_MSG_IF(!op->IsFinished(), "operation did not finish");
-        return op->GetResult();
-    }
-
-    /**
-     * \param comm communicator \param collective its name \param bytes S
-     * \param channels Channels attribute \param maxPeers MaxPeers (pairwise exchange
-     *        only; -1: leave the default)
-     * \return the result of one operation of the default algorithm
-     */
-    CollectiveResult Run(Ptr<Communicator> comm,
-                         const std::string& collective,
-                         uint64_t bytes,
-                         uint32_t channels,
-                         int64_t maxPeers = -1)
-    {
-        Ptr<CollectiveOperation> op = collectives.Create(collective);
-        op->SetAttribute("Channels", UintegerValue(channels));
-        if (maxPeers >= 0)
-        {
-            op->SetAttribute("MaxPeers", UintegerValue(maxPeers));
-        }
-        return Run(comm, op, bytes);
-    }
-};
-
-/// \return 16 hosts of one GPU each on 4 leaves of 4, 4 spines, 100 Gb/s links
-ClusterDescription
-OneGpuServers()
-{
-    ClusterDescription c = SmallCluster(4, 4, 4);
-    c.gpusPerServer = 1;
-    return c;
-}
 
 /**
  * \param n hosts

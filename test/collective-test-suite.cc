@@ -6,7 +6,7 @@
 // on the scale-up domain: completion times against their formulas, the bytes every
 // rank moves, independence of communicators.
 
-#include "cluster-test-common.h"
+#include "collective-test-common.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -21,77 +21,6 @@
 #include <vector>
 
 using namespace ns3;
-
-namespace
-{
-
-/// A fabric with an RDMA transport per host and GPU servers on top.
-template <typename FabricHelper>
-struct GpuCluster : RdmaCluster<FabricHelper>
-{
-    CollectiveHelper collectives; //!< servers, communicators, algorithms
-
-    /**
-     * \param c the cluster (its gpusPerServer and nicPlacement are used)
-     * \param configure sets fabric attributes before Install
-     */
-    explicit GpuCluster(const ClusterDescription& c,
-                        const std::function<void(FabricHelper&)>& configure = {})
-        : RdmaCluster<FabricHelper>(c, configure)
-    {
-        collectives.Install(c, this->rdma);
-    }
-
-    /// \param n ranks \return a communicator of GPUs 0 .. n-1
-    Ptr<Communicator> FirstGpus(uint32_t n) const
-    {
-        std::vector<uint32_t> gpus(n);
-        for (uint32_t g = 0; g < n; ++g)
-        {
-            gpus[g] = g;
-        }
-        return collectives.CreateCommunicator(gpus);
-    }
-
-    /**
-     * Run one operation to completion on an otherwise idle cluster.
-     * \param comm the communicator \param op the operation \param bytes S
-     * \return its result
-     */
-    CollectiveResult Run(Ptr<Communicator> comm, Ptr<CollectiveOperation> op, uint64_t bytes)
-    {
-        op->Start(comm, bytes, CollectiveOperation::DoneCallback());
-        Simulator::Run();
-        NS_ABORT_MSG_IF(!op->IsFinished(), "operation did not finish");
-        return op->GetResult();
-    }
-
-    /**
-     * \param comm communicator \param collective its name \param bytes S
-     * \param channels Channels attribute
-     * \return the result of one operation of the default algorithm
-     */
-    CollectiveResult Run(Ptr<Communicator> comm,
-                         const std::string& collective,
-                         uint64_t bytes,
-                         uint32_t channels = 2)
-    {
-        Ptr<CollectiveOperation> op = collectives.Create(collective);
-        op->SetAttribute("Channels", UintegerValue(channels));
-        return Run(comm, op, bytes);
-    }
-};
-
-/// \return 16 hosts of one GPU each (every transfer crosses the NIC), 100 Gb/s links
-ClusterDescription
-OneGpuServers()
-{
-    ClusterDescription c = SmallCluster(4, 4, 4);
-    c.gpusPerServer = 1;
-    return c;
-}
-
-} // namespace
 
 /**
  * Ring AllReduce on an idle fabric, one GPU per server (every hop over the NIC),
@@ -739,7 +668,8 @@ class CollectiveTestSuite : public TestSuite
                  {"AllGather", "ns3::RingAllGather"},
                  {"Broadcast", "ns3::RingBroadcast"},
                  {"Reduce", "ns3::RingReduce"},
-                 {"SendRecv", "ns3::RingSendRecv"}})
+                 {"SendRecv", "ns3::RingSendRecv"},
+                 {"AlltoAll", "ns3::PairwiseAlltoAll"}})
         {
             AddTestCase(new SameOnBothFabricsTestCase(collective, algorithm));
         }
