@@ -158,6 +158,12 @@ CollectiveHelper::Create(const std::string& collective) const
     return GetFactory(collective).Create<CollectiveOperation>();
 }
 
+const std::map<std::string, ObjectFactory>&
+CollectiveHelper::GetAlgorithms() const
+{
+    return m_algorithms;
+}
+
 Ptr<CollectiveOperation>
 CollectiveHelper::Start(Ptr<Communicator> comm,
                         const std::string& collective,

@@ -88,6 +88,10 @@ class CollectiveHelper
      *         then Start it)
      */
     Ptr<CollectiveOperation> Create(const std::string& collective) const;
+
+    /// \return every collective's algorithm, as chosen (for applications that create
+    /// their own operations)
+    const std::map<std::string, ObjectFactory>& GetAlgorithms() const;
     /**
      * Create and start an operation.
      * \param comm communicator

@@ -62,12 +62,13 @@ class PipelineBubbleTestCase : public TestCase
         {
             gpus.push_back((3 * s) % 16);
         }
-        PipelineParallelHelper pipeline;
+        TrainingApplicationHelper pipeline("ns3::PipelineParallelApplication");
         pipeline.SetAttribute("Schedule", TypeIdValue(TypeId::LookupByName(m_schedule)));
         pipeline.SetAttribute("Microbatches", UintegerValue(m_microbatches));
         pipeline.SetAttribute("Iterations", UintegerValue(3));
         pipeline.SetAttribute("ActivationBytes", UintegerValue(4096));
-        ApplicationContainer apps = pipeline.Install(collectives.CreateCommunicator(gpus));
+        ApplicationContainer apps =
+            pipeline.Install(collectives.CreateCommunicator(gpus), collectives);
         apps.Start(MicroSeconds(10));
         Simulator::Run();
         Ptr<PipelineParallelApplication> app =
@@ -192,12 +193,12 @@ class PipelineNetworkBoundTestCase : public TestCase
         const double b = RdmaGoodput(c) / 8;
         const double x = 3e-3;
         const auto bytes = static_cast<uint64_t>(x * b);
-        PipelineParallelHelper pipeline;
+        TrainingApplicationHelper pipeline("ns3::PipelineParallelApplication");
         pipeline.SetAttribute("Schedule", TypeIdValue(GpipeSchedule::GetTypeId()));
         pipeline.SetAttribute("Microbatches", UintegerValue(6));
         pipeline.SetAttribute("ActivationBytes", UintegerValue(bytes));
         ApplicationContainer apps =
-            pipeline.Install(collectives.CreateCommunicator({0, 5, 10, 15}));
+            pipeline.Install(collectives.CreateCommunicator({0, 5, 10, 15}), collectives);
         Simulator::Run();
         Ptr<PipelineParallelApplication> app =
             DynamicCast<PipelineParallelApplication>(apps.Get(0));

@@ -59,9 +59,9 @@ PipelineWith(const std::string& attribute, const AttributeValue& value)
     RdmaCluster<ScheduledFabricHelper> f(c);
     CollectiveHelper collectives;
     collectives.Install(c, f.rdma);
-    PipelineParallelHelper pipeline;
+    TrainingApplicationHelper pipeline("ns3::PipelineParallelApplication");
     pipeline.SetAttribute(attribute, value);
-    pipeline.Install(collectives.CreateCommunicator({0, 1, 2, 3}));
+    pipeline.Install(collectives.CreateCommunicator({0, 1, 2, 3}), collectives);
 }
 
 } // namespace

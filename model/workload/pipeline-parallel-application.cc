@@ -27,7 +27,7 @@ PipelineParallelApplication::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::PipelineParallelApplication")
-            .SetParent<Application>()
+            .SetParent<TrainingApplication>()
             .SetGroupName("AiFabric")
             .AddConstructor<PipelineParallelApplication>()
             .AddAttribute("Stages",
@@ -39,11 +39,6 @@ PipelineParallelApplication::GetTypeId()
                           "M: microbatches per iteration (>= 1)",
                           UintegerValue(8),
                           MakeUintegerAccessor(&PipelineParallelApplication::m_microbatches),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Iterations",
-                          "Iterations to run (>= 1)",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&PipelineParallelApplication::m_iterations),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("ActivationBytes",
                           "Bytes one stage sends the next per microbatch (forward)",
@@ -71,10 +66,6 @@ PipelineParallelApplication::GetTypeId()
                           TypeIdValue(OneFOneBSchedule::GetTypeId()),
                           MakeTypeIdAccessor(&PipelineParallelApplication::m_scheduleType),
                           MakeTypeIdChecker())
-            .AddTraceSource("IterationDone",
-                            "An iteration ended on every stage",
-                            MakeTraceSourceAccessor(&PipelineParallelApplication::m_iterationTrace),
-                            "ns3::PipelineParallelApplication::IterationTracedCallback")
             .AddTraceSource("Transfer",
                             "Activations or gradients arrived at a stage",
                             MakeTraceSourceAccessor(&PipelineParallelApplication::m_transferTrace),
@@ -93,18 +84,16 @@ void
 PipelineParallelApplication::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_comm = nullptr;
     m_schedule = nullptr;
     m_stage.clear();
-    Application::DoDispose();
+    TrainingApplication::DoDispose();
 }
 
 void
-PipelineParallelApplication::SetCommunicator(Ptr<Communicator> comm)
+PipelineParallelApplication::DoSetup()
 {
-    NS_LOG_FUNCTION(this << comm);
-    NS_ABORT_MSG_IF(!comm, "PipelineParallelApplication: no communicator");
-    const uint32_t ranks = comm->GetSize();
+    NS_LOG_FUNCTION(this);
+    const uint32_t ranks = m_comm->GetSize();
     NS_ABORT_MSG_IF(m_stagesAttribute > ranks,
                     "PipelineParallelApplication: Stages " << m_stagesAttribute
                                                            << " is larger than the " << ranks
@@ -113,9 +102,6 @@ PipelineParallelApplication::SetCommunicator(Ptr<Communicator> comm)
     NS_ABORT_MSG_IF(m_microbatches < 1,
                     "PipelineParallelApplication: Microbatches " << m_microbatches
                                                                  << " must be at least 1");
-    NS_ABORT_MSG_IF(m_iterations < 1,
-                    "PipelineParallelApplication: Iterations " << m_iterations
-                                                               << " must be at least 1");
     NS_ABORT_MSG_IF(m_forwardTime.IsStrictlyNegative() || m_backwardTime.IsStrictlyNegative(),
                     "PipelineParallelApplication: ForwardTime "
                         << m_forwardTime.As(Time::US) << " and BackwardTime "
@@ -124,7 +110,6 @@ PipelineParallelApplication::SetCommunicator(Ptr<Communicator> comm)
                         !m_scheduleType.HasConstructor(),
                     "PipelineParallelApplication: Schedule " << m_scheduleType.GetName()
                                                              << " is not a PipelineSchedule");
-    m_comm = comm;
     ObjectFactory factory;
     factory.SetTypeId(m_scheduleType);
     m_schedule = factory.Create<PipelineSchedule>();
@@ -145,25 +130,13 @@ PipelineParallelApplication::GetStages() const
     return m_stages;
 }
 
-uint32_t
-PipelineParallelApplication::GetIterationsDone() const
-{
-    return static_cast<uint32_t>(m_iterationTimes.size());
-}
-
-const std::vector<Time>&
-PipelineParallelApplication::GetIterationTimes() const
-{
-    return m_iterationTimes;
-}
-
 double
 PipelineParallelApplication::GetBubbleFraction(uint32_t stage) const
 {
     NS_ABORT_MSG_IF(stage >= m_stages,
                     "PipelineParallelApplication: stage " << stage << " of " << m_stages);
     Time total;
-    for (Time t : m_iterationTimes)
+    for (Time t : GetIterationTimes())
     {
         total += t;
     }
@@ -190,27 +163,9 @@ PipelineParallelApplication::GetTransferLatency() const
 }
 
 void
-PipelineParallelApplication::StartApplication()
+PipelineParallelApplication::DoStartIteration()
 {
-    NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(!m_comm, "PipelineParallelApplication: started before SetCommunicator");
-    m_running = true;
-    StartIteration();
-}
-
-void
-PipelineParallelApplication::StopApplication()
-{
-    NS_LOG_FUNCTION(this);
-    // Passes and transfers under way finish; no new iteration starts.
-    m_running = false;
-}
-
-void
-PipelineParallelApplication::StartIteration()
-{
-    NS_LOG_FUNCTION(this << m_iterationTimes.size());
-    m_iterationStart = Simulator::Now();
+    NS_LOG_FUNCTION(this << GetIteration());
     m_stagesLeft = m_stages;
     for (auto& s : m_stage)
     {
@@ -287,15 +242,7 @@ PipelineParallelApplication::PassDone(uint32_t stage)
     }
     if (st.next == st.passes.size() && --m_stagesLeft == 0)
     {
-        const Time duration = Simulator::Now() - m_iterationStart;
-        m_iterationTimes.push_back(duration);
-        NS_LOG_LOGIC("iteration " << m_iterationTimes.size() - 1 << " took "
-                                  << duration.As(Time::US));
-        m_iterationTrace(static_cast<uint32_t>(m_iterationTimes.size() - 1), duration);
-        if (m_running && m_iterationTimes.size() < m_iterations)
-        {
-            StartIteration();
-        }
+        EndIteration();
         return;
     }
     TryRun(stage);

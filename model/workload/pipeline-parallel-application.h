@@ -7,8 +7,8 @@
 
 #include "pipeline-schedule.h"
 #include "sample-statistics.h"
+#include "training-application.h"
 
-#include "ns3/application.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -16,8 +16,6 @@
 
 namespace ns3
 {
-
-class Communicator;
 
 /**
  * \ingroup ai-fabric
@@ -31,18 +29,16 @@ class Communicator;
  * (GradientBytes) from stage s+1 (the last stage: its own forward pass) and sends
  * gradients to stage s-1. Passes take ForwardTime and BackwardTime; transfers go
  * over the communicator (scale-up inside a server, RDMA between servers) and
- * overlap compute. An iteration ends when every stage has run all its passes; the
- * next starts at once on every stage (a flush, as synchronous training has).
+ * overlap compute. An iteration ends when every stage has run all its passes (a
+ * flush, as synchronous training has).
  *
  * Metrics: each iteration's time; per stage, its bubble fraction (idle share of the
  * iterations' time) and the most microbatches it held at once (forward done,
  * backward not); the latency of every stage-to-stage transfer (posting to arrival).
  */
-class PipelineParallelApplication : public Application
+class PipelineParallelApplication : public TrainingApplication
 {
   public:
-    /// TracedCallback signature for IterationDone: (iteration, its duration).
-    typedef void (*IterationTracedCallback)(uint32_t iteration, Time duration);
     /// TracedCallback signature for Transfer: (from stage, to stage, microbatch,
     /// latency; to < from for gradients).
     typedef void (*TransferTracedCallback)(uint32_t from,
@@ -55,19 +51,8 @@ class PipelineParallelApplication : public Application
     PipelineParallelApplication();
     ~PipelineParallelApplication() override;
 
-    /**
-     * Set the communicator whose first S ranks are the stages, and check the
-     * attributes (stops with a message naming a bad one and its value).
-     * \param comm the communicator
-     */
-    void SetCommunicator(Ptr<Communicator> comm);
-
     /// \return S
     uint32_t GetStages() const;
-    /// \return iterations completed
-    uint32_t GetIterationsDone() const;
-    /// \return the duration of every completed iteration
-    const std::vector<Time>& GetIterationTimes() const;
     /// \param stage a stage \return idle / total over the completed iterations
     double GetBubbleFraction(uint32_t stage) const;
     /// \param stage a stage \return the most microbatches it held at once
@@ -77,11 +62,10 @@ class PipelineParallelApplication : public Application
 
   protected:
     void DoDispose() override;
+    void DoSetup() override;
+    void DoStartIteration() override;
 
   private:
-    void StartApplication() override;
-    void StopApplication() override;
-
     /// One stage's state in the current iteration.
     struct Stage
     {
@@ -95,8 +79,6 @@ class PipelineParallelApplication : public Application
         Time busyTime;                              //!< compute, all iterations
     };
 
-    /// Begin an iteration on every stage.
-    void StartIteration();
     /// Start the stage's next pass if it is free and its input is there.
     void TryRun(uint32_t stage);
     /// The stage finished its current pass.
@@ -108,11 +90,9 @@ class PipelineParallelApplication : public Application
      */
     void OnArrival(uint32_t stage, uint32_t microbatch, bool forward, Time posted);
 
-    Ptr<Communicator> m_comm;         //!< stage s = rank s
     uint32_t m_stagesAttribute;       //!< Stages attribute (0 = every rank)
     uint32_t m_stages{0};             //!< S
     uint32_t m_microbatches;          //!< M
-    uint32_t m_iterations;            //!< iterations to run
     uint64_t m_activationBytes;       //!< forward transfer per microbatch
     uint64_t m_gradientBytes;         //!< backward transfer (0 = activation bytes)
     Time m_forwardTime;               //!< one forward pass of one microbatch
@@ -122,13 +102,9 @@ class PipelineParallelApplication : public Application
 
     std::vector<Stage> m_stage; //!< per stage
     uint32_t m_stagesLeft{0};   //!< stages still running this iteration
-    Time m_iterationStart;      //!< when it began
-    bool m_running{false};      //!< between start and stop
 
-    std::vector<Time> m_iterationTimes; //!< completed iterations
     SampleStatistics m_transferLatency; //!< seconds
 
-    TracedCallback<uint32_t, Time> m_iterationTrace;                    //!< IterationDone
     TracedCallback<uint32_t, uint32_t, uint32_t, Time> m_transferTrace; //!< Transfer
 };
 

@@ -1,0 +1,154 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-application.h"
+
+#include "ns3/abort.h"
+#include "ns3/collective-operation.h"
+#include "ns3/communicator.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(TrainingApplication);
+
+TypeId
+TrainingApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TrainingApplication")
+            .SetParent<Application>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("Iterations",
+                          "Iterations to run (>= 1)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingApplication::m_iterations),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("IterationDone",
+                            "An iteration ended on every rank",
+                            MakeTraceSourceAccessor(&TrainingApplication::m_iterationTrace),
+                            "ns3::TrainingApplication::IterationTracedCallback");
+    return tid;
+}
+
+TrainingApplication::TrainingApplication()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+TrainingApplication::~TrainingApplication() = default;
+
+void
+TrainingApplication::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_comm = nullptr;
+    m_algorithms.clear();
+    Application::DoDispose();
+}
+
+void
+TrainingApplication::SetCommunicator(Ptr<Communicator> comm)
+{
+    NS_LOG_FUNCTION(this << comm);
+    const std::string name = GetInstanceTypeId().GetName();
+    NS_ABORT_MSG_IF(!comm, name << ": no communicator");
+    NS_ABORT_MSG_IF(m_iterations < 1,
+                    name << ": Iterations " << m_iterations << " must be at least 1");
+    m_comm = comm;
+    DoSetup();
+}
+
+void
+TrainingApplication::SetAlgorithms(const std::map<std::string, ObjectFactory>& algorithms)
+{
+    m_algorithms = algorithms;
+}
+
+Ptr<Communicator>
+TrainingApplication::GetCommunicator() const
+{
+    return m_comm;
+}
+
+uint32_t
+TrainingApplication::GetIterationsDone() const
+{
+    return static_cast<uint32_t>(m_iterationTimes.size());
+}
+
+const std::vector<Time>&
+TrainingApplication::GetIterationTimes() const
+{
+    return m_iterationTimes;
+}
+
+uint32_t
+TrainingApplication::GetIteration() const
+{
+    return static_cast<uint32_t>(m_iterationTimes.size());
+}
+
+Time
+TrainingApplication::GetIterationStart() const
+{
+    return m_iterationStart;
+}
+
+Ptr<CollectiveOperation>
+TrainingApplication::CreateOperation(const std::string& collective) const
+{
+    auto it = m_algorithms.find(collective);
+    NS_ABORT_MSG_IF(it == m_algorithms.end(),
+                    GetInstanceTypeId().GetName()
+                        << ": no algorithm for " << collective
+                        << " (install through TrainingApplicationHelper)");
+    return it->second.Create<CollectiveOperation>();
+}
+
+void
+TrainingApplication::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_comm, GetInstanceTypeId().GetName() << ": started before SetCommunicator");
+    m_running = true;
+    StartIteration();
+}
+
+void
+TrainingApplication::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_running = false;
+}
+
+void
+TrainingApplication::StartIteration()
+{
+    NS_LOG_FUNCTION(this << GetIteration());
+    m_iterationStart = Simulator::Now();
+    DoStartIteration();
+}
+
+void
+TrainingApplication::EndIteration()
+{
+    const Time duration = Simulator::Now() - m_iterationStart;
+    NS_LOG_FUNCTION(this << GetIteration() << duration.As(Time::US));
+    m_iterationTimes.push_back(duration);
+    m_iterationTrace(GetIteration() - 1, duration);
+    if (m_running && GetIteration() < m_iterations)
+    {
+        NS_LOG_LOGIC("next iteration");
+        StartIteration();
+    }
+}
+
+} // namespace ns3

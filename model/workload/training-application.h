@@ -1,0 +1,104 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_TRAINING_APPLICATION_H
+#define AI_FABRIC_TRAINING_APPLICATION_H
+
+#include "ns3/application.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class Communicator;
+class CollectiveOperation;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Base of the parallelism workloads: an application that runs training
+ * iterations of one parallel group (a communicator) and creates its collective
+ * operations with the algorithms chosen for the cluster.
+ *
+ * One application drives every rank of its group; it is added to the node of rank
+ * 0's NIC (TrainingApplicationHelper). An iteration starts on every rank at once;
+ * the subclass calls EndIteration when it is over, and the next one starts at once
+ * until Iterations have run or the application stops (operations under way then
+ * finish, no new iteration starts).
+ */
+class TrainingApplication : public Application
+{
+  public:
+    /// TracedCallback signature for IterationDone: (iteration, its duration).
+    typedef void (*IterationTracedCallback)(uint32_t iteration, Time duration);
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    TrainingApplication();
+    ~TrainingApplication() override;
+
+    /**
+     * Set the group and check the attributes (stops with a message naming a bad one
+     * and its value), before the simulation runs.
+     * \param comm the group's communicator
+     */
+    void SetCommunicator(Ptr<Communicator> comm);
+
+    /**
+     * \param algorithms the algorithm of every collective
+     *        (CollectiveHelper::GetAlgorithms)
+     */
+    void SetAlgorithms(const std::map<std::string, ObjectFactory>& algorithms);
+
+    /// \return the group's communicator
+    Ptr<Communicator> GetCommunicator() const;
+    /// \return iterations completed
+    uint32_t GetIterationsDone() const;
+    /// \return the duration of every completed iteration
+    const std::vector<Time>& GetIterationTimes() const;
+
+  protected:
+    void DoDispose() override;
+
+    /// Check the attributes against m_comm and build the state (m_comm is set).
+    virtual void DoSetup() = 0;
+    /// Begin an iteration (GetIterationStart() is now).
+    virtual void DoStartIteration() = 0;
+
+    /// The current iteration is over: record it, then start the next one if due.
+    void EndIteration();
+    /// \return the current iteration (from 0)
+    uint32_t GetIteration() const;
+    /// \return when the current iteration began
+    Time GetIterationStart() const;
+    /**
+     * \param collective "AllReduce", "AlltoAllv", ...
+     * \return a new operation of the collective's algorithm, not started
+     */
+    Ptr<CollectiveOperation> CreateOperation(const std::string& collective) const;
+
+    Ptr<Communicator> m_comm; //!< the group
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+    /// Begin iteration GetIteration().
+    void StartIteration();
+
+    uint32_t m_iterations;                             //!< Iterations attribute
+    std::map<std::string, ObjectFactory> m_algorithms; //!< collective -> algorithm
+    std::vector<Time> m_iterationTimes;                //!< completed iterations
+    Time m_iterationStart;                             //!< current iteration's start
+    bool m_running{false};                             //!< between start and stop
+    TracedCallback<uint32_t, Time> m_iterationTrace;   //!< IterationDone
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_TRAINING_APPLICATION_H */
