@@ -105,6 +105,25 @@ TEST(ClusterDescription, ValidateDoesNotRequireGpuServers)
     EXPECT_NE(summary.find("rail NIC placement"), std::string::npos) << summary;
 }
 
+TEST(ClusterDescription, ProblemsAreReportedWithoutStopping)
+{
+    ClusterDescription cluster; // 2 leaves x 4 hosts
+    EXPECT_EQ(cluster.FindProblem(), "");
+    cluster.gpusPerServer = 4;
+    cluster.nicPlacement = "server";
+    EXPECT_EQ(cluster.FindServerProblem(), "");
+    cluster.nicPlacement = "ring";
+    EXPECT_EQ(cluster.FindServerProblem(),
+              "ClusterDescription: nicPlacement=\"ring\" is unknown (valid: rail, server)");
+    cluster.gpusPerServer = 3;
+    EXPECT_EQ(cluster.FindServerProblem(),
+              "ClusterDescription: leaves=2 x hostsPerLeaf=4 = 8 hosts is not a multiple of "
+              "gpusPerServer=3");
+    EXPECT_EQ(cluster.FindProblem(), "") << "the servers are not part of FindProblem";
+    cluster.spines = 0;
+    EXPECT_EQ(cluster.FindProblem(), "ClusterDescription: spines must be at least 1, got 0");
+}
+
 TEST(ClusterDescriptionDeathTest, ImpossibleServersAreRefusedByName)
 {
     auto servers =

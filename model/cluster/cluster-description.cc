@@ -63,79 +63,132 @@ ClusterDescription::GetHostIndex(Ipv4Address address) const
     return offset - 1;
 }
 
-void
-ClusterDescription::Validate() const
+std::string
+ClusterDescription::FindProblem() const
 {
-    NS_ABORT_MSG_IF(leaves == 0, "ClusterDescription: leaves must be at least 1, got 0");
-    NS_ABORT_MSG_IF(spines == 0, "ClusterDescription: spines must be at least 1, got 0");
-    NS_ABORT_MSG_IF(hostsPerLeaf == 0,
-                    "ClusterDescription: hostsPerLeaf must be at least 1, got 0");
-    NS_ABORT_MSG_IF(linksPerLeafSpine == 0,
-                    "ClusterDescription: linksPerLeafSpine must be at least 1, got 0");
+    std::ostringstream problem;
     // Products in 64 bits first, so absurd values cannot wrap into plausible ones.
     const uint64_t hosts = uint64_t{leaves} * hostsPerLeaf;
     const uint64_t fabricLinks = uint64_t{spines} * linksPerLeafSpine;
-    NS_ABORT_MSG_IF(hosts > (uint64_t{1} << 30),
-                    "ClusterDescription: leaves=" << leaves << " x hostsPerLeaf=" << hostsPerLeaf
-                                                  << " = " << hosts << " hosts is too many");
-    NS_ABORT_MSG_IF(hostsPerLeaf > hostPortsPerLeaf,
-                    "ClusterDescription: hostsPerLeaf="
-                        << hostsPerLeaf << " exceeds hostPortsPerLeaf=" << hostPortsPerLeaf);
-    NS_ABORT_MSG_IF(fabricLinks > fabricPortsPerLeaf,
-                    "ClusterDescription: spines x linksPerLeafSpine = "
-                        << fabricLinks << " exceeds fabricPortsPerLeaf=" << fabricPortsPerLeaf);
-    NS_ABORT_MSG_IF(hostLinkRate.GetBitRate() == 0,
-                    "ClusterDescription: hostLinkRate must be positive, got " << hostLinkRate);
-    NS_ABORT_MSG_IF(fabricLinkRate.GetBitRate() == 0,
-                    "ClusterDescription: fabricLinkRate must be positive, got " << fabricLinkRate);
-    NS_ABORT_MSG_IF(hostLinkDelay.IsStrictlyNegative(),
-                    "ClusterDescription: hostLinkDelay must not be negative, got "
-                        << hostLinkDelay);
-    NS_ABORT_MSG_IF(fabricLinkDelay.IsStrictlyNegative(),
-                    "ClusterDescription: fabricLinkDelay must not be negative, got "
-                        << fabricLinkDelay);
-    NS_ABORT_MSG_IF(hostNetworkPrefixLength < 1 || hostNetworkPrefixLength > 30,
-                    "ClusterDescription: hostNetworkPrefixLength must be in [1, 30], got "
-                        << hostNetworkPrefixLength);
-    const uint64_t usable = (uint64_t{1} << (32 - hostNetworkPrefixLength)) - 2;
-    NS_ABORT_MSG_IF(hosts > usable,
-                    "ClusterDescription: " << hosts << " hosts do not fit in hostNetwork="
-                                           << hostNetwork << "/" << hostNetworkPrefixLength);
-    const uint32_t mask = ~((uint32_t{1} << (32 - hostNetworkPrefixLength)) - 1);
-    NS_ABORT_MSG_IF((hostNetwork.Get() & ~mask) != 0,
-                    "ClusterDescription: hostNetwork=" << hostNetwork
-                                                       << " is not the first address of a /"
-                                                       << hostNetworkPrefixLength);
+    if (leaves == 0)
+    {
+        problem << "ClusterDescription: leaves must be at least 1, got 0";
+    }
+    else if (spines == 0)
+    {
+        problem << "ClusterDescription: spines must be at least 1, got 0";
+    }
+    else if (hostsPerLeaf == 0)
+    {
+        problem << "ClusterDescription: hostsPerLeaf must be at least 1, got 0";
+    }
+    else if (linksPerLeafSpine == 0)
+    {
+        problem << "ClusterDescription: linksPerLeafSpine must be at least 1, got 0";
+    }
+    else if (hosts > (uint64_t{1} << 30))
+    {
+        problem << "ClusterDescription: leaves=" << leaves << " x hostsPerLeaf=" << hostsPerLeaf
+                << " = " << hosts << " hosts is too many";
+    }
+    else if (hostsPerLeaf > hostPortsPerLeaf)
+    {
+        problem << "ClusterDescription: hostsPerLeaf=" << hostsPerLeaf
+                << " exceeds hostPortsPerLeaf=" << hostPortsPerLeaf;
+    }
+    else if (fabricLinks > fabricPortsPerLeaf)
+    {
+        problem << "ClusterDescription: spines x linksPerLeafSpine = " << fabricLinks
+                << " exceeds fabricPortsPerLeaf=" << fabricPortsPerLeaf;
+    }
+    else if (hostLinkRate.GetBitRate() == 0)
+    {
+        problem << "ClusterDescription: hostLinkRate must be positive, got " << hostLinkRate;
+    }
+    else if (fabricLinkRate.GetBitRate() == 0)
+    {
+        problem << "ClusterDescription: fabricLinkRate must be positive, got " << fabricLinkRate;
+    }
+    else if (hostLinkDelay.IsStrictlyNegative())
+    {
+        problem << "ClusterDescription: hostLinkDelay must not be negative, got " << hostLinkDelay;
+    }
+    else if (fabricLinkDelay.IsStrictlyNegative())
+    {
+        problem << "ClusterDescription: fabricLinkDelay must not be negative, got "
+                << fabricLinkDelay;
+    }
+    else if (hostNetworkPrefixLength < 1 || hostNetworkPrefixLength > 30)
+    {
+        problem << "ClusterDescription: hostNetworkPrefixLength must be in [1, 30], got "
+                << hostNetworkPrefixLength;
+    }
+    else if (hosts > (uint64_t{1} << (32 - hostNetworkPrefixLength)) - 2)
+    {
+        problem << "ClusterDescription: " << hosts
+                << " hosts do not fit in hostNetwork=" << hostNetwork << "/"
+                << hostNetworkPrefixLength;
+    }
+    else if ((hostNetwork.Get() & ((uint32_t{1} << (32 - hostNetworkPrefixLength)) - 1)) != 0)
+    {
+        problem << "ClusterDescription: hostNetwork=" << hostNetwork
+                << " is not the first address of a /" << hostNetworkPrefixLength;
+    }
+    return problem.str();
+}
+
+void
+ClusterDescription::Validate() const
+{
+    const std::string problem = FindProblem();
+    NS_ABORT_MSG_IF(!problem.empty(), problem);
+}
+
+std::string
+ClusterDescription::FindServerProblem() const
+{
+    std::ostringstream problem;
+    if (gpusPerServer == 0)
+    {
+        problem << "ClusterDescription: gpusPerServer must be at least 1, got 0";
+    }
+    else if (GetHosts() % gpusPerServer != 0)
+    {
+        problem << "ClusterDescription: leaves=" << leaves << " x hostsPerLeaf=" << hostsPerLeaf
+                << " = " << GetHosts()
+                << " hosts is not a multiple of gpusPerServer=" << gpusPerServer;
+    }
+    else if (nicPlacement == "rail")
+    {
+        if (leaves % gpusPerServer != 0)
+        {
+            problem << "ClusterDescription: nicPlacement=rail needs leaves a multiple of "
+                       "gpusPerServer (one leaf per rail), got leaves="
+                    << leaves << " and gpusPerServer=" << gpusPerServer;
+        }
+    }
+    else if (nicPlacement == "server")
+    {
+        if (hostsPerLeaf % gpusPerServer != 0)
+        {
+            problem << "ClusterDescription: nicPlacement=server needs hostsPerLeaf a multiple "
+                       "of gpusPerServer (a server on one leaf), got hostsPerLeaf="
+                    << hostsPerLeaf << " and gpusPerServer=" << gpusPerServer;
+        }
+    }
+    else
+    {
+        problem << "ClusterDescription: nicPlacement=\"" << nicPlacement
+                << "\" is unknown (valid: rail, server)";
+    }
+    return problem.str();
 }
 
 void
 ClusterDescription::ValidateServers() const
 {
-    NS_ABORT_MSG_IF(gpusPerServer == 0,
-                    "ClusterDescription: gpusPerServer must be at least 1, got 0");
-    NS_ABORT_MSG_IF(GetHosts() % gpusPerServer != 0,
-                    "ClusterDescription: leaves="
-                        << leaves << " x hostsPerLeaf=" << hostsPerLeaf << " = " << GetHosts()
-                        << " hosts is not a multiple of gpusPerServer=" << gpusPerServer);
-    if (nicPlacement == "rail")
-    {
-        NS_ABORT_MSG_IF(leaves % gpusPerServer != 0,
-                        "ClusterDescription: nicPlacement=rail needs leaves a multiple of "
-                        "gpusPerServer (one leaf per rail), got leaves="
-                            << leaves << " and gpusPerServer=" << gpusPerServer);
-    }
-    else if (nicPlacement == "server")
-    {
-        NS_ABORT_MSG_IF(hostsPerLeaf % gpusPerServer != 0,
-                        "ClusterDescription: nicPlacement=server needs hostsPerLeaf a multiple "
-                        "of gpusPerServer (a server on one leaf), got hostsPerLeaf="
-                            << hostsPerLeaf << " and gpusPerServer=" << gpusPerServer);
-    }
-    else
-    {
-        NS_ABORT_MSG("ClusterDescription: nicPlacement=\""
-                     << nicPlacement << "\" is unknown (valid: rail, server)");
-    }
+    const std::string problem = FindServerProblem();
+    NS_ABORT_MSG_IF(!problem.empty(), problem);
 }
 
 uint32_t

@@ -86,19 +86,28 @@ struct ClusterDescription
     uint32_t GetHostIndex(Ipv4Address address) const;
 
     /**
-     * Stop with a message naming the parameter and its value if the description is
-     * impossible (no leaves or spines, more hosts than host ports, more fabric links
-     * than fabric ports, zero rates, negative delays, an address block too small).
+     * What makes the description impossible (no leaves or spines, more hosts than host
+     * ports, more fabric links than fabric ports, zero rates, negative delays, an
+     * address block too small), for a caller that reports bad input itself.
+     * \return a message naming the parameter and its value, or "" if the description
+     *         is possible
      */
+    std::string FindProblem() const;
+
+    /// Stop with the message of FindProblem() if the description is impossible.
     void Validate() const;
 
     /**
-     * Stop with a message naming the field and its value if the hosts cannot be
-     * divided into GPU servers: gpusPerServer of 0, hosts not a multiple of
-     * gpusPerServer, an unknown nicPlacement, or the placement's condition ("rail":
-     * leaves a multiple of gpusPerServer; "server": hostsPerLeaf a multiple of
-     * gpusPerServer). Not called by Validate().
+     * What keeps the hosts from being divided into GPU servers: gpusPerServer of 0,
+     * hosts not a multiple of gpusPerServer, an unknown nicPlacement, or the
+     * placement's condition ("rail": leaves a multiple of gpusPerServer; "server":
+     * hostsPerLeaf a multiple of gpusPerServer). Not part of FindProblem().
+     * \return a message naming the field and its value, or "" if the servers are
+     *         possible
      */
+    std::string FindServerProblem() const;
+
+    /// Stop with the message of FindServerProblem() if the servers are impossible.
     void ValidateServers() const;
 
     /// \return the number of GPU servers (hosts / gpusPerServer)
