@@ -7,6 +7,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -142,6 +144,46 @@ CollectiveHelper::SetAlgorithm(const std::string& collective, const std::string&
                     "CollectiveHelper: \"" << typeId << "\" implements "
                                            << probe->GetCollectiveName() << ", not " << collective);
     factory = candidate;
+}
+
+std::vector<std::string>
+CollectiveHelper::GetCollectives() const
+{
+    std::vector<std::string> names;
+    for (const auto& [name, factory] : m_algorithms)
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
+std::string
+CollectiveHelper::GetAlgorithm(const std::string& collective) const
+{
+    return GetFactory(collective).GetTypeId().GetName();
+}
+
+std::vector<std::string>
+CollectiveHelper::GetAlgorithms(const std::string& collective)
+{
+    std::vector<std::string> names;
+    const TypeId base = CollectiveOperation::GetTypeId();
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid == base || !tid.IsChildOf(base) || !tid.HasConstructor())
+        {
+            continue;
+        }
+        ObjectFactory factory;
+        factory.SetTypeId(tid);
+        if (factory.Create<CollectiveOperation>()->GetCollectiveName() == collective)
+        {
+            names.push_back(tid.GetName());
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 void

@@ -74,6 +74,21 @@ class CollectiveHelper
      * \param typeId TypeId name of a CollectiveOperation subclass
      */
     void SetAlgorithm(const std::string& collective, const std::string& typeId);
+    /// \return the collectives this helper has an algorithm for, in name order
+    std::vector<std::string> GetCollectives() const;
+    /**
+     * \param collective a collective (stops if unknown)
+     * \return the TypeId name of its algorithm (the default or SetAlgorithm's)
+     */
+    std::string GetAlgorithm(const std::string& collective) const;
+    /**
+     * Every registered algorithm of a collective: the CollectiveOperation subclasses
+     * with a constructor whose GetCollectiveName() is that collective, each probed
+     * with one instance, so algorithms added to the module are found without a list.
+     * \param collective a collective name ("AllReduce", ...)
+     * \return their TypeId names, in name order (empty if none)
+     */
+    static std::vector<std::string> GetAlgorithms(const std::string& collective);
     /**
      * Set an attribute of the algorithm of a collective (after SetAlgorithm).
      * \param collective the collective

@@ -13,6 +13,7 @@
 #include "ns3/network-module.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -623,6 +624,62 @@ class TwoCommunicatorsTestCase : public TestCase
     bool m_shared; //!< same ranks (else disjoint)
 };
 
+/**
+ * The helper's catalogue: the collectives it has an algorithm for (each with its ring
+ * algorithm as the default), and every registered algorithm of a collective, found by
+ * probing the TypeIds, with nothing of another collective among them.
+ */
+class CollectiveCatalogueTestCase : public TestCase
+{
+  public:
+    CollectiveCatalogueTestCase()
+        : TestCase("the helper lists its collectives, their defaults and every algorithm")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CollectiveHelper helper;
+        const std::vector<std::string> collectives = helper.GetCollectives();
+        NS_TEST_EXPECT_MSG_EQ(std::is_sorted(collectives.begin(), collectives.end()),
+                              true,
+                              "in name order");
+        for (const std::string name :
+             {"AllGather", "AllReduce", "Broadcast", "Reduce", "ReduceScatter", "SendRecv"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(std::count(collectives.begin(), collectives.end(), name),
+                                  1,
+                                  name << " listed once");
+            NS_TEST_EXPECT_MSG_EQ(helper.GetAlgorithm(name), "ns3::Ring" + name, "default");
+            const std::vector<std::string> algorithms = CollectiveHelper::GetAlgorithms(name);
+            NS_TEST_EXPECT_MSG_EQ(
+                std::count(algorithms.begin(), algorithms.end(), "ns3::Ring" + name),
+                1,
+                "the ring " << name << " is found");
+            for (const auto& algorithm : algorithms)
+            {
+                ObjectFactory factory(algorithm);
+                NS_TEST_EXPECT_MSG_EQ(factory.Create<CollectiveOperation>()->GetCollectiveName(),
+                                      name,
+                                      algorithm << " implements " << name);
+            }
+        }
+        const auto allReduce = CollectiveHelper::GetAlgorithms("AllReduce");
+        NS_TEST_EXPECT_MSG_EQ(
+            std::count(allReduce.begin(), allReduce.end(), "ns3::HierarchicalAllReduce"),
+            1,
+            "the hierarchical AllReduce is found");
+        helper.SetAlgorithm("AllReduce", "ns3::HierarchicalAllReduce");
+        NS_TEST_EXPECT_MSG_EQ(helper.GetAlgorithm("AllReduce"),
+                              "ns3::HierarchicalAllReduce",
+                              "after SetAlgorithm");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::GetAlgorithms("NoSuchCollective").empty(),
+                              true,
+                              "no algorithm of an unknown collective");
+    }
+};
+
 /// The suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -680,6 +737,7 @@ class CollectiveTestSuite : public TestSuite
             AddTestCase(new TwoCommunicatorsTestCase<ScheduledFabricHelper>("scheduled", shared));
             AddTestCase(new TwoCommunicatorsTestCase<EthernetClosHelper>("Ethernet", shared));
         }
+        AddTestCase(new CollectiveCatalogueTestCase);
     }
 };
 
