@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 namespace ns3
@@ -93,6 +94,36 @@ struct FabricExampleOptions
         cmd.AddValue("ecn", "ethernet: ECN marking", values.ecn);
         cmd.AddValue("json", "JSON results file", json);
         cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
+    }
+
+    /**
+     * What is wrong with the fabric options, for an example that refuses bad input
+     * before it builds anything: an unknown --fabric, --sprayPolicy or
+     * --loadBalancing.
+     * \return a message naming the option and its value, or "" if they are usable
+     */
+    std::string FindProblem() const
+    {
+        std::ostringstream problem;
+        TypeId policy;
+        TypeId::AttributeInformation loadBalancing;
+        EthernetSwitch::GetTypeId().LookupAttributeByName("LoadBalancing", &loadBalancing);
+        if (fabric != "scheduled" && fabric != "ethernet")
+        {
+            problem << "--fabric must be scheduled or ethernet, got " << fabric;
+        }
+        else if (values.sprayPolicy != builtin.sprayPolicy &&
+                 !TypeId::LookupByNameFailSafe("ns3::" + values.sprayPolicy + "Spray", &policy))
+        {
+            problem << "--sprayPolicy=" << values.sprayPolicy
+                    << " is not a spray policy (RoundRobin, Random or LeastLoaded)";
+        }
+        else if (!loadBalancing.checker->CreateValidValue(StringValue(values.loadBalancing)))
+        {
+            problem << "--loadBalancing=" << values.loadBalancing
+                    << " is not a load balancing (Ecmp, PacketSpray or Adaptive)";
+        }
+        return problem.str();
     }
 
     /**
