@@ -5,8 +5,8 @@
 # same arguments, so CMakeLists.txt has one build_lib() call for both modes, and
 # ai_fabric_add_out_of_tree_tests(), which registers everything with ctest:
 # every ns-3 TestSuite (one ctest test each, through a small TestRunner::Run
-# program), the GoogleTest tests, the examples of test/examples-to-run.py, and the
-# format and wscript list checks.
+# program), the GoogleTest tests, the examples of test/examples-to-run.py, the bad
+# input of test/examples-to-refuse.py, and the format and wscript list checks.
 
 set(CMAKE_CXX_STANDARD 17)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
@@ -159,6 +159,25 @@ function(ai_fabric_add_out_of_tree_tests)
     add_test(NAME ai-fabric-example-${test_id}
              COMMAND ${CMAKE_BINARY_DIR}/examples/${example_name} ${example_args}
              WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  endforeach()
+
+  # Bad input the examples must refuse (exit status 1, nothing run, a message naming
+  # the option and its value): test/examples-to-refuse.py, one test an entry.
+  set(refusals ${CMAKE_SOURCE_DIR}/test/examples-to-refuse.py)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-refusal.py --list ${refusals}
+    OUTPUT_VARIABLE refusal_lines OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${refusals})
+  string(REPLACE "\n" ";" refusal_lines "${refusal_lines}")
+  set(refusal_index 0)
+  foreach(refusal_line ${refusal_lines})
+    string(REGEX REPLACE "[^A-Za-z0-9.]+" "-" test_id "${refusal_line}")
+    string(REGEX REPLACE "-$" "" test_id "${test_id}")
+    add_test(NAME ai-fabric-refusal-${test_id}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-refusal.py ${refusals}
+                     ${refusal_index} ${CMAKE_BINARY_DIR}/examples
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+    math(EXPR refusal_index "${refusal_index} + 1")
   endforeach()
 
   # Style: every C++ file formatted with ns-3's .clang-format.

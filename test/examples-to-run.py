@@ -10,6 +10,12 @@ cpp_examples = [
     ("fabric-permutation --leaves=2 --hostsPerLeaf=2 --spines=3", "True", "True"),
     ("fabric-permutation --fabric=ethernet --leaves=2 --hostsPerLeaf=2 --spines=3",
      "True", "True"),
+    ("collective-perf --maxBytes=1M --iterations=2", "True", "True"),
+    ("collective-perf --fabric=ethernet --op=AllGather --algorithm=hierarchical --maxBytes=1M "
+     "--iterations=2", "True", "True"),
+    ("collective-perf --op=Broadcast --root=3 --minBytes=64K --maxBytes=1M --stepFactor=4 "
+     "--warmupIterations=0 --gpusPerServer=4 --nicPlacement=server --leaves=2 --hostsPerLeaf=8",
+     "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]
