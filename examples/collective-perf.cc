@@ -22,6 +22,7 @@
 //
 //   ./collective-perf --op=AllReduce --minBytes=8 --maxBytes=16M --stepFactor=2
 //   ./collective-perf --op=AllGather --algorithm=hierarchical --fabric=ethernet
+//   ./collective-perf --algorithm=doubleBinaryTree --maxBytes=64M
 //   ./collective-perf --leaves=8 --hostsPerLeaf=8 --spines=8 --minBytes=64M
 //       --maxBytes=64M --iterations=1 --warmupIterations=0
 //
@@ -158,20 +159,21 @@ Join(const std::vector<std::string>& names)
 }
 
 /**
- * \param algorithm an algorithm's TypeId name (ns3::RingAllReduce)
+ * \param algorithm an algorithm's TypeId name (ns3::DoubleBinaryTreeAllReduce)
  * \param collective its collective (AllReduce)
- * \return its short name (ring): without ns3:: and the collective, in lower case
+ * \return its short name (doubleBinaryTree): without ns3:: and the collective, with a
+ *         lower-case first letter
  */
 std::string
 ShortName(const std::string& algorithm, const std::string& collective)
 {
-    std::string name = Normalize(algorithm);
-    const std::string suffix = Normalize(collective);
-    if (name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    std::string name = algorithm.rfind("ns3::", 0) == 0 ? algorithm.substr(5) : algorithm;
+    if (name.size() > collective.size() &&
+        name.compare(name.size() - collective.size(), collective.size(), collective) == 0)
     {
-        name.resize(name.size() - suffix.size());
+        name.resize(name.size() - collective.size());
     }
+    name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
     return name;
 }
 
@@ -208,7 +210,7 @@ ResolveAlgorithm(const std::string& collective, const std::string& algorithm)
     for (const auto& name : algorithms)
     {
         if (Normalize(name) == Normalize(algorithm) ||
-            ShortName(name, collective) == Normalize(algorithm))
+            Normalize(ShortName(name, collective)) == Normalize(algorithm))
         {
             return name;
         }
@@ -500,8 +502,9 @@ main(int argc, char* argv[])
                  "all_reduce spelling works too)",
                  op);
     cmd.AddValue("algorithm",
-                 "its algorithm: a TypeId name (ns3::RingAllReduce) or a short name (ring, "
-                 "hierarchical); empty: the CollectiveHelper's default",
+                 "its algorithm: a TypeId name (ns3::RingAllReduce) or a short name, the "
+                 "TypeId without ns3:: and the collective (ring, hierarchical, "
+                 "doubleBinaryTree, halvingDoubling); empty: the CollectiveHelper's default",
                  algorithm);
     cmd.AddValue("minBytes", "first size S (nccl-tests -b; K, M, G suffixes)", minBytesText);
     cmd.AddValue("maxBytes", "last size S (nccl-tests -e)", maxBytesText);
