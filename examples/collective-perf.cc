@@ -18,7 +18,8 @@
 // Each size is rounded down to a multiple of 4 x ranks bytes (one float per rank at
 // least), so every rank's share of a ring is whole floats and no operation is empty
 // (nccl-tests rounds AllGather and ReduceScatter sizes the same way); sizes that
-// round to the previous one are skipped.
+// round to the previous one are skipped. A Barrier's size is that of each of its
+// messages, not rounded; AlltoAllv runs a uniform matrix of S / ranks per pair.
 //
 //   ./collective-perf --op=AllReduce --minBytes=8 --maxBytes=16M --stepFactor=2
 //   ./collective-perf --op=AllGather --algorithm=hierarchical --fabric=ethernet
@@ -242,15 +243,24 @@ ReductionOf(const std::string& collective)
 }
 
 /**
+ * \param collective a collective \param ranks ranks
+ * \return what its sizes are rounded down to a multiple of: one float per rank (4 x
+ *         ranks bytes), or 1 byte for a Barrier, whose S is the size of each message
+ */
+uint64_t
+GetSizeUnit(const std::string& collective, uint32_t ranks)
+{
+    return collective == "Barrier" ? 1 : ELEMENT_BYTES * ranks;
+}
+
+/**
  * \param minBytes first size \param maxBytes last size \param stepFactor multiplier
- * \param ranks ranks
- * \return the sizes to run: each rounded down to a multiple of 4 x ranks bytes (at
- *         least 4 x ranks), without repeats
+ * \param unit sizes are rounded down to a multiple of it, and are at least it
+ * \return the sizes to run, without repeats
  */
 std::vector<uint64_t>
-GetSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t stepFactor, uint32_t ranks)
+GetSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t stepFactor, uint64_t unit)
 {
-    const uint64_t unit = ELEMENT_BYTES * ranks;
     std::vector<uint64_t> sizes;
     for (uint64_t size = minBytes; size <= maxBytes;)
     {
@@ -361,6 +371,13 @@ class SizeSweep
             run.timedStart = Simulator::Now();
         }
         Ptr<CollectiveOperation> op = m_helper.Create(m_collective);
+        if (auto alltoallv = DynamicCast<PairwiseAlltoAllv>(op))
+        {
+            // nccl-tests' AlltoAll sizes: every rank sends S/n to every rank.
+            const uint32_t n = m_comm->GetSize();
+            alltoallv->SetMatrix(
+                PairwiseAlltoAllv::Matrix(n, std::vector<uint64_t>(n, run.bytes / n)));
+        }
         op->Start(m_comm, run.bytes, MakeCallback(&SizeSweep::OnDone, this));
     }
 
@@ -498,8 +515,8 @@ main(int argc, char* argv[])
     cluster.AddToCommandLine(cmd);
     cmd.AddValue("op",
                  "the collective: AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, "
-                 "SendRecv, or any other the CollectiveHelper knows (nccl-tests' "
-                 "all_reduce spelling works too)",
+                 "SendRecv, AlltoAll, AlltoAllv, Barrier, or any other the CollectiveHelper "
+                 "knows (nccl-tests' all_reduce spelling works too)",
                  op);
     cmd.AddValue("algorithm",
                  "its algorithm: a TypeId name (ns3::RingAllReduce) or a short name, the "
@@ -665,7 +682,8 @@ main(int argc, char* argv[])
     }
     const std::string csvPath =
         (std::filesystem::path(resultsDir) / (resultsName + ".csv")).string();
-    const std::vector<uint64_t> sizes = GetSizes(minBytes, maxBytes, stepFactor, ranks);
+    const uint64_t sizeUnit = GetSizeUnit(collective, ranks);
+    const std::vector<uint64_t> sizes = GetSizes(minBytes, maxBytes, stepFactor, sizeUnit);
 
     // Build: the fabric, RDMA on every NIC, the servers and a world communicator.
     const auto fabricHelper = options.Install(cluster);
@@ -708,11 +726,25 @@ main(int argc, char* argv[])
                     host,
                     cluster.GetLeafOfHost(host));
     }
-    std::printf("#\n# Sizes are rounded down to a multiple of 4 x %u ranks = %" PRIu64
-                " B (one float per rank at least); in-place is not modeled (a simulated "
-                "collective moves the same bytes), so only out-of-place columns are shown.\n",
-                ranks,
-                ELEMENT_BYTES * ranks);
+    if (sizeUnit > 1)
+    {
+        std::printf("#\n# Sizes are rounded down to a multiple of 4 x %u ranks = %" PRIu64
+                    " B (one float per rank at least).\n",
+                    ranks,
+                    sizeUnit);
+    }
+    else
+    {
+        std::printf("#\n# Sizes are the size of each message of the %s.\n", collective.c_str());
+    }
+    if (collective == "AlltoAllv")
+    {
+        std::printf("# AlltoAllv runs a uniform matrix, S / %u bytes from every rank to "
+                    "every rank (what AlltoAll moves).\n",
+                    ranks);
+    }
+    std::printf("# In-place is not modeled (a simulated collective moves the same bytes), "
+                "so only out-of-place columns are shown.\n");
     std::printf("# %10s  %12s  %8s  %6s  %6s           out-of-place\n", "", "", "", "", "");
     std::printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s\n",
                 "size",
@@ -831,7 +863,8 @@ main(int argc, char* argv[])
         {"root", rootColumn},
         {"congestionControl", congestionControl},
         {"elementBytes", ELEMENT_BYTES},
-        {"sizeRounding", "down to a multiple of elementBytes x ranks, at least that"},
+        {"sizeUnitBytes", sizeUnit},
+        {"sizeRounding", "down to a multiple of sizeUnitBytes, at least that"},
         {"gpusPerServer", cluster.gpusPerServer},
         {"nicPlacement", cluster.nicPlacement},
         {"leaves", cluster.leaves},

@@ -16,6 +16,9 @@ cpp_examples = [
     ("collective-perf --op=Broadcast --root=3 --minBytes=64K --maxBytes=1M --stepFactor=4 "
      "--warmupIterations=0 --gpusPerServer=4 --nicPlacement=server --leaves=2 --hostsPerLeaf=8",
      "True", "True"),
+    ("collective-perf --op=AlltoAllv --maxBytes=256K --stepFactor=8 --iterations=1",
+     "True", "True"),
+    ("collective-perf --fabric=ethernet --op=Barrier --maxBytes=64", "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]
