@@ -78,3 +78,40 @@ TEST(PipelineParallelDeathTest, BadParametersAreRefusedByName)
     EXPECT_DEATH(PipelineWith("Schedule", TypeIdValue(TypeId::LookupByName("ns3::Node"))),
                  "Schedule ns3::Node is not a PipelineSchedule");
 }
+
+namespace
+{
+
+/// Install a data-parallel job on GPUs 0..3 of 16 one-GPU servers with one attribute set.
+void
+DataParallelWith(const std::string& attribute, const AttributeValue& value)
+{
+    ClusterDescription c = SmallCluster(4, 4, 4);
+    c.gpusPerServer = 1;
+    RdmaCluster<ScheduledFabricHelper> f(c);
+    CollectiveHelper collectives;
+    collectives.Install(c, f.rdma);
+    TrainingApplicationHelper dp("ns3::DataParallelApplication");
+    dp.SetAttribute(attribute, value);
+    dp.Install(collectives.CreateCommunicator({0, 1, 2, 3}), collectives);
+}
+
+} // namespace
+
+TEST(DataParallelDeathTest, BadParametersAreRefusedByName)
+{
+    EXPECT_DEATH(DataParallelWith("GradientBytes", UintegerValue(0)),
+                 "GradientBytes 0 must be at least 1");
+    EXPECT_DEATH(DataParallelWith("BucketBytes", UintegerValue(0)),
+                 "BucketBytes 0 must be at least 1");
+    EXPECT_DEATH(DataParallelWith("Iterations", UintegerValue(0)),
+                 "DataParallelApplication: Iterations 0 must be at least 1");
+}
+
+TEST(TrainingApplicationHelperDeathTest, OnlyTrainingApplications)
+{
+    EXPECT_DEATH(TrainingApplicationHelper("ns3::Node"),
+                 "\"ns3::Node\" is not a TrainingApplication");
+    EXPECT_DEATH(TrainingApplicationHelper("ns3::NoSuchApplication"),
+                 "\"ns3::NoSuchApplication\" is not a TrainingApplication");
+}
