@@ -46,6 +46,16 @@ class TrainingApplicationHelper
      */
     ApplicationContainer Install(Ptr<Communicator> comm, const CollectiveHelper& collectives) const;
 
+    /**
+     * Write the results of workloads (TrainingApplication::GetResults) as prefix.json
+     * ({"seed", "run", "applications": [...]}) and prefix.csv (one row per
+     * application, iteration and per-iteration metric: application, type, iteration,
+     * metric, value). Stops with a message naming the file if it cannot be written.
+     * \param apps TrainingApplications (others are skipped)
+     * \param prefix path and file name without extension
+     */
+    static void WriteResults(const ApplicationContainer& apps, const std::string& prefix);
+
   private:
     ObjectFactory m_factory; //!< the application
 };

@@ -12,7 +12,9 @@
 #include "ns3/network-module.h"
 #include "ns3/test.h"
 
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 using namespace ns3;
@@ -175,6 +177,68 @@ class DataParallelCommunicationBoundTestCase : public TestCase
     }
 };
 
+/**
+ * Results: the JSON file records the parameters (every attribute), the seed and run
+ * and one value per iteration of every per-iteration metric; the CSV has a row per
+ * application, iteration and metric. Two iterations, 10 MB in 3 buckets, seed 3 run
+ * 7: 2 x 2 CSV rows (time_us, exposedCommunication_us) and the header.
+ */
+class DataParallelResultsTestCase : public TestCase
+{
+  public:
+    DataParallelResultsTestCase()
+        : TestCase("workload results: parameters, seed and run, every iteration")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(3);
+        RngSeedManager::SetRun(7);
+        GpuCluster<EthernetClosHelper> f(OneGpuServers());
+        Ptr<DataParallelApplication> app = RunDataParallel(f, 0.001, 0.001, 10000000, 4000000, 2);
+        const std::string prefix = CreateTempDirFilename("data-parallel");
+        ApplicationContainer apps(app);
+        TrainingApplicationHelper::WriteResults(apps, prefix);
+        std::ifstream in(prefix + ".json");
+        nlohmann::json j = nlohmann::json::parse(in);
+        NS_TEST_EXPECT_MSG_EQ(j["seed"].get<uint32_t>(), 3u, "seed");
+        NS_TEST_EXPECT_MSG_EQ(j["run"].get<uint64_t>(), 7u, "run");
+        const nlohmann::json& a = j["applications"][0];
+        NS_TEST_EXPECT_MSG_EQ(a["application"].get<std::string>(),
+                              "ns3::DataParallelApplication",
+                              "type");
+        NS_TEST_EXPECT_MSG_EQ(a["attributes"]["GradientBytes"].get<std::string>(),
+                              "10000000",
+                              "a parameter");
+        NS_TEST_EXPECT_MSG_EQ(a["attributes"]["Iterations"].get<std::string>(), "2", "base");
+        // A random variable as the attribute string that would set it again.
+        NS_TEST_EXPECT_MSG_EQ(
+            a["attributes"]["ForwardTime"].get<std::string>(),
+            "ns3::ConstantRandomVariable[Antithetic=false|Constant=0.001|Stream=-1]",
+            "a pointed-to object");
+        NS_TEST_EXPECT_MSG_EQ(a["gpus"].size(), 8u, "the group");
+        NS_TEST_EXPECT_MSG_EQ(a["buckets"].get<uint32_t>(), 3u, "buckets");
+        NS_TEST_EXPECT_MSG_EQ(a["perIteration"]["time_us"].size(), 2u, "per iteration");
+        NS_TEST_EXPECT_MSG_EQ_TOL(a["perIteration"]["time_us"][1].get<double>(),
+                                  app->GetIterationTimes()[1].GetSeconds() * 1e6,
+                                  1e-6,
+                                  "the time itself");
+        NS_TEST_EXPECT_MSG_EQ(a["bucketAllReduce_us"]["count"].get<uint64_t>(), 6u, "buckets");
+        std::ifstream csv(prefix + ".csv");
+        std::string line;
+        uint32_t lines = 0;
+        while (std::getline(csv, line))
+        {
+            ++lines;
+        }
+        NS_TEST_EXPECT_MSG_EQ(lines, 1u + 2 * 2, "header and rows");
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+    }
+};
+
 /// The suite.
 class DataParallelTestSuite : public TestSuite
 {
@@ -186,6 +250,7 @@ class DataParallelTestSuite : public TestSuite
         AddTestCase(new DataParallelOverlapTestCase<EthernetClosHelper>("Ethernet"));
         AddTestCase(new DataParallelSerialTestCase);
         AddTestCase(new DataParallelCommunicationBoundTestCase);
+        AddTestCase(new DataParallelResultsTestCase);
     }
 };
 

@@ -15,6 +15,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace ns3
 {
@@ -126,6 +127,24 @@ const SampleStatistics&
 DataParallelApplication::GetBucketStatistics() const
 {
     return m_bucketStatistics;
+}
+
+void
+DataParallelApplication::AddResults(nlohmann::json& results) const
+{
+    results["buckets"] = GetBuckets();
+    nlohmann::json exposed = nlohmann::json::array();
+    for (Time t : m_exposed)
+    {
+        exposed.push_back(t.GetSeconds() * 1e6);
+    }
+    results["perIteration"]["exposedCommunication_us"] = exposed;
+    SampleStatistics buckets;
+    for (Time t : m_bucketTimes)
+    {
+        buckets.Add(t.GetSeconds() * 1e6);
+    }
+    results["bucketAllReduce_us"] = buckets.ToJson();
 }
 
 void

@@ -66,6 +66,7 @@ class DataParallelApplication : public TrainingApplication
     const SampleStatistics& GetBucketStatistics() const;
 
   protected:
+    void AddResults(nlohmann::json& results) const override;
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;

@@ -15,6 +15,8 @@
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
+#include <nlohmann/json.hpp>
+
 namespace ns3
 {
 
@@ -160,6 +162,25 @@ const SampleStatistics&
 PipelineParallelApplication::GetTransferLatency() const
 {
     return m_transferLatency;
+}
+
+void
+PipelineParallelApplication::AddResults(nlohmann::json& results) const
+{
+    nlohmann::json stages = nlohmann::json::array();
+    for (uint32_t s = 0; s < m_stages; ++s)
+    {
+        stages.push_back({{"stage", s},
+                          {"bubbleFraction", GetBubbleFraction(s)},
+                          {"maxInFlight", GetMaxInFlight(s)}});
+    }
+    results["stages"] = stages;
+    SampleStatistics latency;
+    for (double x : m_transferLatency.GetSamples())
+    {
+        latency.Add(x * 1e6);
+    }
+    results["transferLatency_us"] = latency.ToJson();
 }
 
 void

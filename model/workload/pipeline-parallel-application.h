@@ -61,6 +61,7 @@ class PipelineParallelApplication : public TrainingApplication
     const SampleStatistics& GetTransferLatency() const;
 
   protected:
+    void AddResults(nlohmann::json& results) const override;
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;

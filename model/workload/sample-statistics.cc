@@ -14,6 +14,7 @@
 #include <boost/accumulators/statistics/tail_quantile.hpp>
 #include <boost/accumulators/statistics/variance.hpp>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace ns3
 {
@@ -94,6 +95,24 @@ SampleStatistics::GetPercentile(double p) const
         tail(x);
     }
     return acc::quantile(tail, acc::quantile_probability = p);
+}
+
+nlohmann::json
+SampleStatistics::ToJson() const
+{
+    nlohmann::json out = {{"count", GetCount()},
+                          {"mean", GetMean()},
+                          {"stddev", GetStdDev()},
+                          {"min", GetMin()},
+                          {"max", GetMax()}};
+    if (!m_samples.empty())
+    {
+        out["p50"] = GetPercentile(0.5);
+        out["p90"] = GetPercentile(0.9);
+        out["p99"] = GetPercentile(0.99);
+        out["p999"] = GetPercentile(0.999);
+    }
+    return out;
 }
 
 const std::vector<double>&

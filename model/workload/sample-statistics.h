@@ -6,6 +6,7 @@
 #define AI_FABRIC_SAMPLE_STATISTICS_H
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <vector>
 
 namespace ns3
@@ -45,6 +46,9 @@ class SampleStatistics
     double GetPercentile(double p) const;
     /// \return the samples, in the order added
     const std::vector<double>& GetSamples() const;
+    /// \return count, mean, stddev, min, p50, p90, p99, p999 and max (no percentiles
+    /// without samples)
+    nlohmann::json ToJson() const;
 
   private:
     std::vector<double> m_samples; //!< every sample

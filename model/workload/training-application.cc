@@ -4,13 +4,19 @@
 
 #include "training-application.h"
 
+#include "sample-statistics.h"
+
 #include "ns3/abort.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <nlohmann/json.hpp>
 
 namespace ns3
 {
@@ -18,6 +24,63 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TrainingApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingApplication);
+
+namespace
+{
+
+/**
+ * \param object an object
+ * \return each attribute it can report, by name, as its string value; an object an
+ *         attribute points to as its TypeId and attributes in ns-3's attribute
+ *         syntax ("ns3::ConstantRandomVariable[Constant=0.01|...]"), so that the
+ *         value can be set again
+ */
+nlohmann::json
+AttributesOf(const ObjectBase& object)
+{
+    nlohmann::json attributes = nlohmann::json::object();
+    for (TypeId tid = object.GetInstanceTypeId();; tid = tid.GetParent())
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
+            {
+                continue;
+            }
+            Ptr<AttributeValue> value = info.checker->Create();
+            info.accessor->Get(&object, *value);
+            const auto* pointer = dynamic_cast<const PointerValue*>(PeekPointer(value));
+            if (!pointer)
+            {
+                attributes[info.name] = value->SerializeToString(info.checker);
+                continue;
+            }
+            Ptr<Object> target = pointer->GetObject();
+            if (!target)
+            {
+                attributes[info.name] = "none";
+                continue;
+            }
+            std::string text = target->GetInstanceTypeId().GetName() + "[";
+            bool first = true;
+            const nlohmann::json nested = AttributesOf(*target);
+            for (const auto& [name, v] : nested.items())
+            {
+                text += (first ? "" : "|") + name + "=" + v.get<std::string>();
+                first = false;
+            }
+            attributes[info.name] = text + "]";
+        }
+        if (tid == tid.GetParent())
+        {
+            break; // the root
+        }
+    }
+    return attributes;
+}
+
+} // namespace
 
 TypeId
 TrainingApplication::GetTypeId()
@@ -88,6 +151,38 @@ const std::vector<Time>&
 TrainingApplication::GetIterationTimes() const
 {
     return m_iterationTimes;
+}
+
+nlohmann::json
+TrainingApplication::GetResults() const
+{
+    nlohmann::json results;
+    results["application"] = GetInstanceTypeId().GetName();
+    results["seed"] = RngSeedManager::GetSeed();
+    results["run"] = RngSeedManager::GetRun();
+    results["attributes"] = AttributesOf(*this);
+    nlohmann::json gpus = nlohmann::json::array();
+    for (uint32_t r = 0; m_comm && r < m_comm->GetSize(); ++r)
+    {
+        gpus.push_back(m_comm->GetMember(r).gpu);
+    }
+    results["gpus"] = gpus;
+    SampleStatistics times;
+    nlohmann::json perIteration = nlohmann::json::array();
+    for (Time t : m_iterationTimes)
+    {
+        times.Add(t.GetSeconds() * 1e6);
+        perIteration.push_back(t.GetSeconds() * 1e6);
+    }
+    results["perIteration"]["time_us"] = perIteration;
+    results["iterationTime_us"] = times.ToJson();
+    AddResults(results);
+    return results;
+}
+
+void
+TrainingApplication::AddResults(nlohmann::json& /* results */) const
+{
 }
 
 uint32_t

@@ -11,6 +11,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,24 @@ class TrainingApplication : public Application
     /// \return the duration of every completed iteration
     const std::vector<Time>& GetIterationTimes() const;
 
+    /**
+     * What the run measured, with what made it: the application's TypeId, every
+     * attribute's value, the random seed and run, the group's GPUs, the iteration
+     * times (\"perIteration\" \"time_us\") and their statistics, then the subclass's
+     * own metrics (AddResults). Per-iteration series go under \"perIteration\", one
+     * array of one value per iteration each.
+     * \return the results
+     */
+    nlohmann::json GetResults() const;
+
   protected:
     void DoDispose() override;
+
+    /**
+     * Add the subclass's metrics to GetResults().
+     * \param results the results so far
+     */
+    virtual void AddResults(nlohmann::json& results) const;
 
     /// Check the attributes against m_comm and build the state (m_comm is set).
     virtual void DoSetup() = 0;
