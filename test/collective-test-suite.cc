@@ -680,6 +680,84 @@ class CollectiveCatalogueTestCase : public TestCase
     }
 };
 
+/**
+ * The bytes every rank of the other ring collectives moves, n = 5, S = 10 000 003
+ * (chunks B_j = SplitBytes(S, 5, j): 2 000 001 for j < 3, else 2 000 000), root 2:
+ *
+ *   ReduceScatter: chunk j enters at j+1 and ends at j:  sent(r) = S - B_r,
+ *                  received(r) = S - B_(r-1)
+ *   AllGather:     chunk j enters at j, n-1 hops:        sent(r) = S - B_(r+1),
+ *                  received(r) = S - B_r
+ *   Broadcast:     from the root along the ring: every rank but the one before the
+ *                  root sends S, every rank but the root receives S
+ *   Reduce:        from the rank after the root to the root: every rank but the root
+ *                  sends S, every rank but the one after the root receives S
+ *   SendRecv:      every rank sends and receives S
+ *
+ * and busbw / algbw is nccl-tests' factor: (n-1)/n, (n-1)/n, 1, 1, 1.
+ */
+class RingBytesTestCase : public TestCase
+{
+  public:
+    explicit RingBytesTestCase(const std::string& collective)
+        : TestCase(collective + " on a ring: exact bytes per rank"),
+          m_collective(collective)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GpuCluster<EthernetClosHelper> f(OneGpuServers());
+        const uint32_t n = 5;
+        const uint64_t bytes = 10000003;
+        const uint32_t root = 2;
+        Ptr<CollectiveOperation> op = f.collectives.Create(m_collective);
+        op->SetAttribute("Channels", UintegerValue(3));
+        if (m_collective == "Broadcast" || m_collective == "Reduce")
+        {
+            op->SetAttribute("Root", UintegerValue(root));
+        }
+        CollectiveResult r = f.Run(f.FirstGpus(n), op, bytes);
+        auto chunk = [](uint32_t j) -> uint64_t { return 2000000 + ((j % 5) < 3 ? 1 : 0); };
+        double factor = 1;
+        for (uint32_t rank = 0; rank < n; ++rank)
+        {
+            const uint32_t prev = (rank + n - 1) % n;
+            const uint32_t next = (rank + 1) % n;
+            uint64_t sent = bytes;
+            uint64_t received = bytes;
+            if (m_collective == "ReduceScatter")
+            {
+                sent = bytes - chunk(rank);
+                received = bytes - chunk(prev);
+                factor = (n - 1.0) / n;
+            }
+            else if (m_collective == "AllGather")
+            {
+                sent = bytes - chunk(next);
+                received = bytes - chunk(rank);
+                factor = (n - 1.0) / n;
+            }
+            else if (m_collective == "Broadcast")
+            {
+                sent = rank == (root + n - 1) % n ? 0 : bytes;
+                received = rank == root ? 0 : bytes;
+            }
+            else if (m_collective == "Reduce")
+            {
+                sent = rank == root ? 0 : bytes;
+                received = rank == (root + 1) % n ? 0 : bytes;
+            }
+            NS_TEST_EXPECT_MSG_EQ(r.bytesSent[rank], sent, "sent by " << rank);
+            NS_TEST_EXPECT_MSG_EQ(r.bytesReceived[rank], received, "received by " << rank);
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.busBandwidthFactor, factor, 1e-12, "nccl-tests' factor");
+    }
+
+    std::string m_collective; //!< the collective
+};
+
 /// The suite.
 class CollectiveTestSuite : public TestSuite
 {
@@ -732,6 +810,11 @@ class CollectiveTestSuite : public TestSuite
         }
         AddTestCase(
             new SameOnBothFabricsTestCase("AllReduce", "ns3::DoubleBinaryTreeAllReduce", 4 << 20));
+        for (const std::string collective :
+             {"ReduceScatter", "AllGather", "Broadcast", "Reduce", "SendRecv"})
+        {
+            AddTestCase(new RingBytesTestCase(collective));
+        }
         for (bool shared : {false, true})
         {
             AddTestCase(new TwoCommunicatorsTestCase<ScheduledFabricHelper>("scheduled", shared));
