@@ -107,6 +107,21 @@ ClusterFabricHelper::GetLeafHostDevices() const
     return m_leafHostDevs;
 }
 
+void
+ClusterFabricHelper::ScheduleNicSlowdown(uint32_t host, double fraction, Time at)
+{
+    NS_LOG_FUNCTION(this << host << fraction << at);
+    Ptr<RoceNetDevice> nic = GetHostDevice(host);
+    NS_ABORT_MSG_IF(!(fraction > 0 && fraction <= 1),
+                    GetFabricName() << ": NIC slowdown fraction " << fraction
+                                    << " of host " << host << " is not in (0, 1]");
+    NS_ABORT_MSG_IF(at.IsStrictlyNegative(),
+                    GetFabricName() << ": NIC slowdown of host " << host << " at "
+                                    << at.As(Time::US) << " is in the past");
+    const DataRate rate(static_cast<uint64_t>(m_cluster.hostLinkRate.GetBitRate() * fraction));
+    Simulator::Schedule(at, [nic, rate]() { nic->SetDataRate(rate); });
+}
+
 Ptr<RoceNetDevice>
 ClusterFabricHelper::GetHostDevice(uint32_t host) const
 {

@@ -85,6 +85,16 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
                                    bool up) = 0;
 
     /**
+     * Slow a host's NIC: from a time on, it transmits at a fraction of the cluster's
+     * host link rate (a degraded NIC or PCIe link; the leaf still sends to it at the
+     * link rate). Stops with a message naming a bad host, fraction or time.
+     * \param host host index
+     * \param fraction of hostLinkRate, in (0, 1] (1 restores it)
+     * \param at delay from now (as Simulator::Schedule; not negative)
+     */
+    void ScheduleNicSlowdown(uint32_t host, double fraction, Time at);
+
+    /**
      * Fix the random streams the fabric uses.
      * \param stream first stream
      * \return streams used

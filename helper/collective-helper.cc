@@ -59,8 +59,18 @@ CollectiveHelper::Install(const ClusterDescription& cluster, const RdmaHelper& r
         m.localGpu = cluster.GetLocalGpu(g);
         m.transport = rdma.GetTransport(cluster.GetHostOfGpu(g));
         m.scaleUp = m_scaleUp[m.server];
+        m.compute = CreateObject<GpuCompute>();
         m_gpus.push_back(m);
     }
+}
+
+Ptr<GpuCompute>
+CollectiveHelper::GetGpuCompute(uint32_t gpu) const
+{
+    NS_ABORT_MSG_IF(gpu >= m_gpus.size(),
+                    "CollectiveHelper: GPU " << gpu << " does not exist (" << m_gpus.size()
+                                             << " GPUs)");
+    return m_gpus[gpu].compute;
 }
 
 uint32_t

@@ -8,6 +8,7 @@
 #include "ns3/cluster-description.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/scale-up-switch.h"
@@ -54,6 +55,12 @@ class CollectiveHelper
 
     /// \return GPUs of the cluster (= hosts)
     uint32_t GetNGpus() const;
+
+    /**
+     * \param gpu a GPU rank
+     * \return its compute, for stragglers (GpuCompute::ScheduleSlowdown)
+     */
+    Ptr<GpuCompute> GetGpuCompute(uint32_t gpu) const;
     /// \param server a server \return its scale-up switch
     Ptr<ScaleUpSwitch> GetScaleUpSwitch(uint32_t server) const;
 

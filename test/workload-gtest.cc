@@ -115,3 +115,34 @@ TEST(TrainingApplicationHelperDeathTest, OnlyTrainingApplications)
     EXPECT_DEATH(TrainingApplicationHelper("ns3::NoSuchApplication"),
                  "\"ns3::NoSuchApplication\" is not a TrainingApplication");
 }
+
+TEST(StragglerDeathTest, BadSlowdownsAreRefusedByName)
+{
+    Ptr<GpuCompute> gpu = CreateObject<GpuCompute>();
+    EXPECT_DEATH(gpu->ScheduleSlowdown(0, Seconds(1)), "slowdown factor 0 must be above 0");
+    EXPECT_DEATH(gpu->ScheduleSlowdown(-2, Seconds(1)), "slowdown factor -2 must be above 0");
+    EXPECT_DEATH(
+        {
+            RdmaCluster<ScheduledFabricHelper> f(SmallCluster(2, 2, 1));
+            f.fabric.ScheduleNicSlowdown(0, 1.5, Seconds(0));
+        },
+        "NIC slowdown fraction 1.5 of host 0 is not in \\(0, 1\\]");
+    EXPECT_DEATH(
+        {
+            RdmaCluster<EthernetClosHelper> f(SmallCluster(2, 2, 1));
+            f.fabric.ScheduleNicSlowdown(4, 0.5, Seconds(0));
+        },
+        "no host 4 \\(4 hosts\\)");
+}
+
+TEST(GpuCompute, ScalesComputeFromItsTime)
+{
+    Ptr<GpuCompute> gpu = CreateObject<GpuCompute>();
+    EXPECT_EQ(gpu->GetComputeTime(MilliSeconds(3)), MilliSeconds(3));
+    gpu->ScheduleSlowdown(2.5, MilliSeconds(1));
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    EXPECT_EQ(gpu->GetSlowdown(), 2.5);
+    EXPECT_EQ(gpu->GetComputeTime(MilliSeconds(2)), MilliSeconds(5));
+    Simulator::Destroy();
+}

@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/rdma-transport.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/scale-up-switch.h"
 #include "ns3/trace-source-accessor.h"
 
@@ -97,6 +98,8 @@ Communicator::Setup(const std::vector<Member>& members)
                         "Communicator " << m_id << ": GPU " << m.gpu << " has no RDMA transport");
         NS_ABORT_MSG_IF(!m.scaleUp,
                         "Communicator " << m_id << ": GPU " << m.gpu << " has no scale-up switch");
+        NS_ABORT_MSG_IF(!m.compute,
+                        "Communicator " << m_id << ": GPU " << m.gpu << " has no GpuCompute");
     }
     m_members = members;
 }

@@ -6,6 +6,7 @@
 #define AI_FABRIC_COMMUNICATOR_H
 
 #include "ns3/callback.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -47,6 +48,7 @@ class Communicator : public Object
         uint32_t localGpu{0};         //!< the GPU's index in its server
         Ptr<RdmaTransport> transport; //!< the RDMA transport of the GPU's NIC
         Ptr<ScaleUpSwitch> scaleUp;   //!< the server's scale-up switch
+        Ptr<GpuCompute> compute;      //!< the GPU's compute (workloads' pass times)
     };
 
     /**

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -123,6 +124,12 @@ DataParallelApplication::GetBucketTimes() const
     return m_bucketTimes;
 }
 
+Time
+DataParallelApplication::GetWaitTime(uint32_t rank) const
+{
+    return rank < m_waitTime.size() ? m_waitTime[rank] : Time(0);
+}
+
 const SampleStatistics&
 DataParallelApplication::GetBucketStatistics() const
 {
@@ -145,6 +152,12 @@ DataParallelApplication::AddResults(nlohmann::json& results) const
         buckets.Add(t.GetSeconds() * 1e6);
     }
     results["bucketAllReduce_us"] = buckets.ToJson();
+    nlohmann::json wait = nlohmann::json::array();
+    for (Time t : m_waitTime)
+    {
+        wait.push_back(t.GetSeconds() * 1e6);
+    }
+    results["waitPerRank_us"] = wait;
 }
 
 void
@@ -155,11 +168,14 @@ DataParallelApplication::DoStartIteration()
     const std::size_t buckets = m_bucketSize.size();
     // Bucket k is ready everywhere when the slowest rank has produced it.
     m_bucketReady.assign(buckets, Time(0));
+    std::vector<std::vector<Time>> readyOf(n, std::vector<Time>(buckets));
     Time slowest;
     for (uint32_t r = 0; r < n; ++r)
     {
-        const Time forward = Seconds(m_forwardTime->GetValue());
-        const Time backward = Seconds(m_backwardTime->GetValue());
+        // A straggler's compute takes longer (its slowdown when the iteration starts).
+        Ptr<GpuCompute> gpu = m_comm->GetMember(r).compute;
+        const Time forward = gpu->GetComputeTime(Seconds(m_forwardTime->GetValue()));
+        const Time backward = gpu->GetComputeTime(Seconds(m_backwardTime->GetValue()));
         NS_ABORT_MSG_IF(forward.IsStrictlyNegative() || backward.IsStrictlyNegative(),
                         "DataParallelApplication: rank "
                             << r << " drew ForwardTime " << forward.As(Time::US)
@@ -173,6 +189,16 @@ DataParallelApplication::DoStartIteration()
             const Time ready =
                 forward + backward * (static_cast<double>(produced) / m_gradientBytes);
             m_bucketReady[k] = std::max(m_bucketReady[k], ready);
+            readyOf[r][k] = ready;
+        }
+    }
+    // Who waited: a rank's bucket waits from its own readiness to the slowest rank's.
+    m_waitTime.resize(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        for (std::size_t k = 0; k < buckets; ++k)
+        {
+            m_waitTime[r] += m_bucketReady[k] - readyOf[r][k];
         }
     }
     m_computeEnd = slowest;

@@ -26,7 +26,8 @@ struct CollectiveResult;
  * DDP does.
  *
  * Rank r draws its forward time F_r and backward time B_r every iteration
- * (ForwardTime, BackwardTime: random variables, constant by default). The backward
+ * (ForwardTime, BackwardTime: random variables, constant by default; times the
+ * GPU's GpuCompute slowdown when the iteration starts, for stragglers). The backward
  * pass produces gradients at a steady rate, so bucket k (of K = ceil(GradientBytes
  * / BucketBytes), the last one smaller) is ready on rank r at F_r + B_r x
  * (bytes of buckets 0..k) / GradientBytes. Bucket k's AllReduce starts when every
@@ -36,7 +37,8 @@ struct CollectiveResult;
  *
  * Metrics per iteration: its time; the exposed communication (iteration time
  * minus the slowest rank's compute, F_r + B_r): what overlap did not hide; every
- * bucket's AllReduce time.
+ * bucket's AllReduce time; per rank, how long its buckets waited for the slowest
+ * rank.
  */
 class DataParallelApplication : public TrainingApplication
 {
@@ -62,6 +64,12 @@ class DataParallelApplication : public TrainingApplication
     /// \return the AllReduce time of every bucket of every completed iteration, in
     /// order (iteration-major)
     const std::vector<Time>& GetBucketTimes() const;
+    /**
+     * \param rank a rank of the group
+     * \return how long its buckets waited, summed over the iterations started, for
+     *         the slowest rank to have them ready too (who waited for a straggler)
+     */
+    Time GetWaitTime(uint32_t rank) const;
     /// \return the bucket AllReduce times, in seconds
     const SampleStatistics& GetBucketStatistics() const;
 
@@ -94,6 +102,7 @@ class DataParallelApplication : public TrainingApplication
     EventId m_computeEvent;             //!< end of compute
     bool m_computeDone{false};          //!< every rank finished its compute
 
+    std::vector<Time> m_waitTime;        //!< per rank, summed over iterations
     std::vector<Time> m_exposed;         //!< per iteration
     std::vector<Time> m_bucketTimes;     //!< per bucket, iteration-major
     SampleStatistics m_bucketStatistics; //!< seconds

@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/communicator.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -225,10 +226,11 @@ PipelineParallelApplication::TryRun(uint32_t stage)
     {
         st.maxInFlight = std::max(st.maxInFlight, ++st.inFlight);
     }
-    Simulator::Schedule(pass.forward ? m_forwardTime : m_backwardTime,
-                        &PipelineParallelApplication::PassDone,
-                        this,
-                        stage);
+    // A straggler's passes take longer (its slowdown when the pass starts).
+    const Time duration = m_comm->GetMember(stage).compute->GetComputeTime(
+        pass.forward ? m_forwardTime : m_backwardTime);
+    st.passTime = duration;
+    Simulator::Schedule(duration, &PipelineParallelApplication::PassDone, this, stage);
 }
 
 void
@@ -238,7 +240,7 @@ PipelineParallelApplication::PassDone(uint32_t stage)
     const PipelineSchedule::Pass pass = st.passes[st.next];
     NS_LOG_FUNCTION(this << stage << pass.forward << pass.microbatch);
     st.busy = false;
-    st.busyTime += pass.forward ? m_forwardTime : m_backwardTime;
+    st.busyTime += st.passTime;
     ++st.next;
     if (!pass.forward)
     {

@@ -27,7 +27,8 @@ namespace ns3
  * activations (ActivationBytes) from stage s-1 have arrived; when it ends the stage
  * sends m's activations to stage s+1. A backward pass needs m's gradients
  * (GradientBytes) from stage s+1 (the last stage: its own forward pass) and sends
- * gradients to stage s-1. Passes take ForwardTime and BackwardTime; transfers go
+ * gradients to stage s-1. Passes take ForwardTime and BackwardTime (times the
+ * stage GPU's GpuCompute slowdown, for stragglers); transfers go
  * over the communicator (scale-up inside a server, RDMA between servers) and
  * overlap compute. An iteration ends when every stage has run all its passes (a
  * flush, as synchronous training has).
@@ -77,6 +78,7 @@ class PipelineParallelApplication : public TrainingApplication
         std::vector<bool> gradientIn;               //!< per microbatch: arrived
         uint32_t inFlight{0};                       //!< forward done, backward not
         uint32_t maxInFlight{0};                    //!< most at once
+        Time passTime;                              //!< the running pass's duration
         Time busyTime;                              //!< compute, all iterations
     };
 
