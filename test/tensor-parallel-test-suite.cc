@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -292,7 +293,8 @@ class TensorParallelContendedTestCase : public TestCase
  * stream 7, replayed here; the Compute trace must report exactly those. Their sum
  * over 48 blocks is 48 x 10 us = 480 us on average with standard deviation
  * 20 us x sqrt(48 / 12) = 40 us: within 4 sigma (160 us) of 480 us. The collectives'
- * latency jitter stays zero.
+ * latency jitter stays zero. GetResults records the jitter's distribution and stream,
+ * and the same jitter per iteration.
  */
 class TensorParallelComputeJitterTestCase : public TestCase
 {
@@ -321,6 +323,7 @@ class TensorParallelComputeJitterTestCase : public TestCase
         NS_ABORT_MSG_IF(app->GetIterationsDone() != 3, "three iterations");
         m_stddev = app->GetLatencyStdDev();
         m_jitterTotal = app->GetComputeJitterTotal();
+        m_results = app->GetResults();
         return app->GetIterationTimes();
     }
 
@@ -341,6 +344,8 @@ class TensorParallelComputeJitterTestCase : public TestCase
         const uint32_t blocks = 16;
         NS_TEST_ASSERT_MSG_EQ(traces.jitter.size(), 3 * blocks, "every block traced");
         Time total;
+        const nlohmann::json& perIteration = m_results["perIteration"]["computeJitter_us"];
+        NS_TEST_ASSERT_MSG_EQ(perIteration.size(), 3u, "results: jitter per iteration");
         for (uint32_t i = 0; i < 3; ++i)
         {
             Time sum;
@@ -351,6 +356,10 @@ class TensorParallelComputeJitterTestCase : public TestCase
                 sum += traces.jitter[i * blocks + b];
             }
             total += sum;
+            NS_TEST_EXPECT_MSG_EQ_TOL(perIteration[i].get<double>(),
+                                      sum.GetSeconds() * 1e6,
+                                      1e-6,
+                                      "results: jitter of iteration " << i);
             const Time growth = jittered[i] - plain[i];
             std::cout << GetName() << ": iteration " << i << ": " << jittered[i].As(Time::US)
                       << " against " << plain[i].As(Time::US)
@@ -364,10 +373,26 @@ class TensorParallelComputeJitterTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(m_jitterTotal, total, "GetComputeJitterTotal");
         NS_TEST_EXPECT_MSG_EQ_TOL(total.GetSeconds(), 480e-6, 160e-6, "mean 10 us per block");
         NS_TEST_EXPECT_MSG_LT(m_stddev, 1e-9, "collectives unaffected");
+        // The results record the parameters (the jitter's distribution and stream)
+        // and the metrics: 3 iterations x 16 AllReduces.
+        NS_TEST_EXPECT_MSG_EQ(m_results["attributes"]["Layers"].get<std::string>(), "4", "Layers");
+        const std::string jitterText = m_results["attributes"]["ComputeJitter"].get<std::string>();
+        NS_TEST_EXPECT_MSG_EQ(jitterText.rfind("ns3::UniformRandomVariable[", 0), 0u, "jitter");
+        NS_TEST_EXPECT_MSG_NE(jitterText.find("Stream=7"), std::string::npos, "its stream");
+        NS_TEST_EXPECT_MSG_EQ(m_results["operationsPerIteration"].get<uint32_t>(), 16u, "ops");
+        NS_TEST_EXPECT_MSG_EQ(m_results["operationLatency_us"]["count"].get<uint64_t>(),
+                              48u,
+                              "every operation in the results");
+        NS_TEST_EXPECT_MSG_EQ(m_results["latencyTailRatio"].get<double>(), 1.0, "p99/p50");
+        NS_TEST_EXPECT_MSG_EQ_TOL(m_results["computeJitter_us"].get<double>(),
+                                  total.GetSeconds() * 1e6,
+                                  1e-6,
+                                  "results: total jitter");
     }
 
-    double m_stddev{0}; //!< latency standard deviation of the last run
-    Time m_jitterTotal; //!< GetComputeJitterTotal of the last run
+    double m_stddev{0};       //!< latency standard deviation of the last run
+    Time m_jitterTotal;       //!< GetComputeJitterTotal of the last run
+    nlohmann::json m_results; //!< GetResults of the last run
 };
 
 /// The suite.

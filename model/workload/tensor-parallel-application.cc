@@ -15,6 +15,8 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <nlohmann/json.hpp>
+
 namespace ns3
 {
 
@@ -169,10 +171,32 @@ TensorParallelApplication::GetComputeJitterTotal() const
 }
 
 void
+TensorParallelApplication::AddResults(nlohmann::json& results) const
+{
+    results["operationsPerIteration"] = GetOperationsPerIteration();
+    SampleStatistics latency;
+    for (double x : m_latency.GetSamples())
+    {
+        latency.Add(x * 1e6);
+    }
+    results["operationLatency_us"] = latency.ToJson();
+    results["latencyStdDev_us"] = GetLatencyStdDev() * 1e6;
+    results["latencyTailRatio"] = GetLatencyTailRatio();
+    results["computeJitter_us"] = m_jitterTotal.GetSeconds() * 1e6;
+    nlohmann::json jitter = nlohmann::json::array();
+    for (Time t : m_jitterPerIteration)
+    {
+        jitter.push_back(t.GetSeconds() * 1e6);
+    }
+    results["perIteration"]["computeJitter_us"] = jitter;
+}
+
+void
 TensorParallelApplication::DoStartIteration()
 {
     NS_LOG_FUNCTION(this << GetIteration());
     m_block = 0;
+    m_iterationJitter = Time(0);
     StartBlock();
 }
 
@@ -204,6 +228,7 @@ TensorParallelApplication::ComputeDone(Time duration, Time jitter)
 {
     NS_LOG_FUNCTION(this << m_block << duration.As(Time::US) << jitter.As(Time::US));
     m_jitterTotal += jitter;
+    m_iterationJitter += jitter;
     m_computeTrace(m_blocksDone++, duration, jitter);
     m_gathering = false;
     StartOperation(m_sequenceParallel ? "ReduceScatter" : "AllReduce");
@@ -237,6 +262,7 @@ TensorParallelApplication::OperationDone(const CollectiveResult& result)
     if (++m_block == m_blocksPerIteration)
     {
         NS_LOG_LOGIC("iteration " << GetIteration() << " done");
+        m_jitterPerIteration.push_back(m_iterationJitter);
         EndIteration();
         return;
     }

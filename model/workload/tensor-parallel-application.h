@@ -14,6 +14,7 @@
 #include "ns3/traced-callback.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -57,7 +58,10 @@ struct CollectiveResult;
  *
  * Metrics: each iteration's time (TrainingApplication); the latency of every
  * collective operation, start to finish, in a SampleStatistics; jitter as the
- * standard deviation of those latencies and their p99 / p50.
+ * standard deviation of those latencies and their p99 / p50. GetResults adds
+ * "operationsPerIteration", "operationLatency_us" (statistics), "latencyStdDev_us",
+ * "latencyTailRatio" (p99 / p50), "computeJitter_us" (the total) and, per
+ * iteration, "computeJitter_us".
  */
 class TensorParallelApplication : public TrainingApplication
 {
@@ -103,6 +107,7 @@ class TensorParallelApplication : public TrainingApplication
     Time GetComputeJitterTotal() const;
 
   protected:
+    void AddResults(nlohmann::json& results) const override;
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;
@@ -128,13 +133,15 @@ class TensorParallelApplication : public TrainingApplication
     bool m_sequenceParallel;            //!< ReduceScatter + AllGather
     Ptr<RandomVariableStream> m_jitter; //!< ComputeJitter (may be null)
 
-    uint32_t m_blocksPerIteration{0}; //!< 2 x Layers x CollectivesPerLayer
-    uint32_t m_block{0};              //!< current block in the iteration
-    uint32_t m_blocksDone{0};         //!< blocks finished over the run
-    uint32_t m_operationsDone{0};     //!< operations finished over the run
-    EventId m_computeEvent;           //!< end of the current compute
-    bool m_gathering{false};          //!< the block's AllGather is under way
-    Time m_jitterTotal;               //!< applied compute jitter, all blocks
+    uint32_t m_blocksPerIteration{0};       //!< 2 x Layers x CollectivesPerLayer
+    uint32_t m_block{0};                    //!< current block in the iteration
+    uint32_t m_blocksDone{0};               //!< blocks finished over the run
+    uint32_t m_operationsDone{0};           //!< operations finished over the run
+    EventId m_computeEvent;                 //!< end of the current compute
+    bool m_gathering{false};                //!< the block's AllGather is under way
+    Time m_jitterTotal;                     //!< applied compute jitter, all blocks
+    Time m_iterationJitter;                 //!< applied compute jitter, this iteration
+    std::vector<Time> m_jitterPerIteration; //!< per completed iteration
 
     SampleStatistics m_latency; //!< seconds
 
