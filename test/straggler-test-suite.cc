@@ -119,6 +119,50 @@ class SlowGpuDataParallelTestCase : public TestCase
 };
 
 /**
+ * Tensor parallel on one idle 8-GPU server, Layers = 2, 2 blocks per layer, tF =
+ * 300 us and tB = 600 us per block, 1 MiB AllReduces: one GPU at half speed makes
+ * every block wait for it, so the iteration grows by exactly its extra compute,
+ * L x C x (tF + tB) = 2 x 2 x 900 us = 3.6 ms (the collectives do not change;
+ * within 1 ns per block).
+ */
+class SlowGpuTensorParallelTestCase : public TestCase
+{
+  public:
+    SlowGpuTensorParallelTestCase()
+        : TestCase("a GPU at half speed in a tensor-parallel group: every block waits for it")
+    {
+    }
+
+  private:
+    /// \param slow whether GPU 2 runs at half speed \return the iteration time
+    static Time Run(bool slow)
+    {
+        ClusterDescription c = SmallCluster(8, 1, 1);
+        GpuCluster<ScheduledFabricHelper> f(c);
+        if (slow)
+        {
+            f.collectives.GetGpuCompute(2)->ScheduleSlowdown(2.0, Seconds(0));
+        }
+        TrainingApplicationHelper tp("ns3::TensorParallelApplication");
+        tp.SetAttribute("Layers", UintegerValue(2));
+        tp.SetAttribute("ActivationBytes", UintegerValue(1 << 20));
+        ApplicationContainer apps = tp.Install(f.FirstGpus(8), f.collectives);
+        apps.Start(NanoSeconds(1));
+        Simulator::Run();
+        return DynamicCast<TrainingApplication>(apps.Get(0))->GetIterationTimes().at(0);
+    }
+
+    void DoRun() override
+    {
+        const Time nominal = Run(false);
+        const Time slow = Run(true);
+        std::cout << GetName() << ": " << nominal.As(Time::US) << ", with the straggler "
+                  << slow.As(Time::US) << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL((slow - nominal).GetSeconds(), 3.6e-3, 8e-9, "extra compute");
+    }
+};
+
+/**
  * One RDMA message of 10 MB from host 0 to host 5 on an idle fabric; host 0's NIC
  * slowed to half the link rate. From the start the message takes twice as long (it
  * is all serialisation: 10 MB at 50 Gb/s against 5 us of latency); slowed half-way
@@ -168,6 +212,7 @@ class StragglerTestSuite : public TestSuite
     {
         AddTestCase(new SlowGpuPipelineTestCase);
         AddTestCase(new SlowGpuDataParallelTestCase);
+        AddTestCase(new SlowGpuTensorParallelTestCase);
         AddTestCase(new SlowNicTestCase<ScheduledFabricHelper>("scheduled"));
         AddTestCase(new SlowNicTestCase<EthernetClosHelper>("Ethernet"));
     }

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
@@ -15,6 +16,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace ns3
@@ -216,11 +218,16 @@ TensorParallelApplication::StartBlock()
             duration = Time(0);
         }
     }
-    m_computeEvent = Simulator::Schedule(duration,
-                                         &TensorParallelApplication::ComputeDone,
-                                         this,
-                                         duration,
-                                         duration - nominal);
+    const Time drawn = duration - nominal;
+    // Every rank computes the block; the collective after it waits for the slowest
+    // (a straggler's GpuCompute slowdown).
+    Time slowest;
+    for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
+    {
+        slowest = std::max(slowest, m_comm->GetMember(r).compute->GetComputeTime(duration));
+    }
+    m_computeEvent =
+        Simulator::Schedule(slowest, &TensorParallelApplication::ComputeDone, this, slowest, drawn);
 }
 
 void

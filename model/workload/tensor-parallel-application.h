@@ -54,7 +54,9 @@ struct CollectiveResult;
  *
  * ComputeJitter (default none) is a RandomVariableStream drawn in seconds once per
  * compute block and added to its nominal time; a block whose sum is negative takes
- * zero time (the Compute trace reports the jitter actually applied).
+ * zero time (the Compute trace reports the jitter actually applied). Every rank
+ * computes each block and the collective after it starts when the slowest has done
+ * so: a block takes the largest of the ranks' GpuCompute times (a straggler sets it).
  *
  * Metrics: each iteration's time (TrainingApplication); the latency of every
  * collective operation, start to finish, in a SampleStatistics; jitter as the
@@ -77,8 +79,9 @@ class TensorParallelApplication : public TrainingApplication
      * TracedCallback signature for Compute: a compute block finished.
      * \param index the block's number from 0 over the run (2 x Layers x
      *        CollectivesPerLayer per iteration, forward blocks first)
-     * \param duration its time, jitter included
-     * \param jitter the jitter applied (duration - nominal time)
+     * \param duration its time, jitter and the slowest rank's GpuCompute slowdown
+     *        included
+     * \param jitter the jitter applied (before the slowdown)
      */
     typedef void (*ComputeTracedCallback)(uint32_t index, Time duration, Time jitter);
 
