@@ -187,6 +187,10 @@ class ScaleUpRingAllReduceTestCase : public TestCase
  *                   measured alone
  *   t = k (G-1)(S/G/R + L) + t_rail            (within k(G-1) ns + 0.5% of t_rail)
  *
+ * and, with the rail phase from its own formula (the ring on 2 ranks: 2 steps of
+ * S/G/2 for AllReduce, 1 for the others, each S/G/2/B + alpha, alpha measured with
+ * 16 KiB steps), t within 3% of k (G-1)(S/G/R + L) + steps x (S/(2G B) + alpha).
+ *
  * The 0.5%: on the scheduled fabric a transfer's time depends on when it starts
  * relative to the leaves' periodic credit and flow-control clocks; the rail AllReduce
  * alone, started at five different times, took 88.467 to 88.554 us, and 88.605 us as
@@ -226,6 +230,13 @@ class HierarchicalCollectiveTestCase : public TestCase
         const bool allReduce = m_collective == "AllReduce";
         const double scaleUpPhases = allReduce ? 2 : 1;
         Ptr<Communicator> rail3 = f.collectives.CreateCommunicator({3, 3 + g});
+        // The rail phase's own formula: the ring on 2 ranks, k = 2 steps for AllReduce
+        // (1 otherwise) of S/G/2 bytes each, alpha from 2 x 16 KiB steps.
+        const double steps = allReduce ? 2 : 1;
+        const double b = RdmaGoodput(c) / 8;
+        CollectiveResult tiny = f.Run(rail3, m_collective, 2 * 16384, 1);
+        const double alpha = tiny.GetDuration().GetSeconds() / steps - 16384 / b;
+        const double railFormula = steps * (bytes / g / 2.0 / b + alpha);
         CollectiveResult railAlone = f.Run(rail3, m_collective, bytes / g, 1);
 
         f.collectives.SetAlgorithm(m_collective, "ns3::Hierarchical" + m_collective);
@@ -241,14 +252,20 @@ class HierarchicalCollectiveTestCase : public TestCase
         double expected = scaleUpPhases * scaleUpPhase + railAlone.GetDuration().GetSeconds();
         std::cout << GetName() << ": t " << r.GetDuration().GetSeconds() * 1e6
                   << " us, scale-up phase " << scaleUpPhase * 1e6 << " us, rail phase "
-                  << railAlone.GetDuration().GetSeconds() * 1e6 << " us, busbw "
-                  << r.GetBusBandwidth() * 8 / 1e9 << " Gb/s" << std::endl;
+                  << railAlone.GetDuration().GetSeconds() * 1e6 << " us (formula "
+                  << railFormula * 1e6 << " us), busbw " << r.GetBusBandwidth() * 8 / 1e9 << " Gb/s"
+                  << std::endl;
         NS_TEST_EXPECT_MSG_EQ(r.algorithm, "ns3::Hierarchical" + m_collective, "algorithm chosen");
         NS_TEST_EXPECT_MSG_EQ_TOL(r.GetDuration().GetSeconds(),
                                   expected,
                                   scaleUpPhases * (g - 1) * 1e-9 +
                                       0.005 * railAlone.GetDuration().GetSeconds(),
                                   "phases in sequence");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.GetDuration().GetSeconds() /
+                                      (scaleUpPhases * scaleUpPhase + railFormula),
+                                  1.0,
+                                  0.03,
+                                  "the sum of the phases' formulas");
         const uint64_t nic = allReduce ? bytes / g : bytes / g / 2;
         const uint64_t scaleUp = scaleUpPhases * (g - 1) * bytes / g;
         for (uint32_t rank = 0; rank < 2 * g; ++rank)
