@@ -191,6 +191,11 @@ function(ai_fabric_add_out_of_tree_tests)
            COMMAND ${AI_FABRIC_CLANG_FORMAT} --dry-run --Werror --style=file ${cxx_files}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 
+  # Every trace source names a signature typedef that exists.
+  add_test(NAME ai-fabric-trace-signatures
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-trace-signatures.py
+                   ${CMAKE_SOURCE_DIR})
+
   # wscript-compat/wscript must list the same files as CMakeLists.txt.
   add_test(NAME ai-fabric-wscript-lists
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-wscript-lists.py

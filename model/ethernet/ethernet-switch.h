@@ -93,6 +93,19 @@ class EthernetSwitch : public Object
         uint64_t linkDownDropBytes{0}; //!< their frame bytes
     };
 
+    /// TracedCallback signature for Enqueue and Dequeue: (packet, egress port, priority).
+    typedef void (*QueueTracedCallback)(Ptr<const Packet> packet, uint32_t port, uint8_t priority);
+    /// TracedCallback signature for Drop: (packet, ingress port, reason).
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
+                                       uint32_t inPort,
+                                       DropReason reason);
+    /// TracedCallback signature for EcnMark: (packet, egress port, egress queue bytes).
+    typedef void (*EcnTracedCallback)(Ptr<const Packet> packet, uint32_t port, uint64_t bytes);
+    /// TracedCallback signature for Pfc: (ingress port, priority, true for a pause).
+    typedef void (*PfcTracedCallback)(uint32_t port, uint8_t priority, bool pause);
+    /// TracedCallback signature for RouteAdvertise: (port, up).
+    typedef void (*AdvertiseTracedCallback)(uint32_t port, bool up);
+
     /// \return the TypeId
     static TypeId GetTypeId();
     EthernetSwitch();

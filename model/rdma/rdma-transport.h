@@ -85,6 +85,18 @@ class RdmaTransport : public Object
         uint64_t malformedDropped{0};     //!< received packets malformed or not ours
     };
 
+    /// TracedCallback signature for MessagePosted, MessageSent and MessageReceived.
+    typedef void (*CompletionCallback)(const RdmaCompletion& completion);
+    /// TracedCallback signature for DataTx, Retransmit, Timeout and NakSent: (queue
+    /// pair number, PSN).
+    typedef void (*QpPsnCallback)(uint32_t qpn, uint64_t psn);
+    /// TracedCallback signature for CnpSent and CnpReceived: (queue pair number).
+    typedef void (*QpCallback)(uint32_t qpn);
+    /// TracedCallback signature for RateChange: (queue pair number, rate in bit/s).
+    typedef void (*QpRateCallback)(uint32_t qpn, double rate);
+    /// TracedCallback signature for QpError: (queue pair number, remote rank).
+    typedef void (*QpErrorCallback)(uint32_t qpn, uint32_t remote);
+
     /// \return the TypeId
     static TypeId GetTypeId();
     RdmaTransport();

@@ -26,6 +26,14 @@ class Packet;
 class RoceChannel : public Channel
 {
   public:
+    /// TracedCallback signature for TxRxRoce: (frame, transmitting device, receiving
+    /// device, serialisation time, propagation delay).
+    typedef void (*TxRxCallback)(Ptr<const Packet> frame,
+                                 Ptr<NetDevice> from,
+                                 Ptr<NetDevice> to,
+                                 Time txTime,
+                                 Time delay);
+
     /// \return the TypeId
     static TypeId GetTypeId();
     RoceChannel();

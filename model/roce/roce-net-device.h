@@ -65,6 +65,12 @@ class RoceNetDevice : public NetDevice
     /// Ipv4Header, or null if it has nothing to send now.
     typedef Callback<Ptr<Packet>, uint8_t> PullCallback;
 
+    /// TracedCallback signature for Enqueue, TxBegin, TxEnd and Drop: (frame,
+    /// priority).
+    typedef void (*FramePriorityCallback)(Ptr<const Packet> frame, uint8_t priority);
+    /// TracedCallback signature for PfcSent and PfcReceived: (priority, quanta).
+    typedef void (*PfcCallback)(uint8_t priority, uint16_t quanta);
+
     /// \return the TypeId
     static TypeId GetTypeId();
     RoceNetDevice();
