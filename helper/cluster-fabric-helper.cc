@@ -113,8 +113,8 @@ ClusterFabricHelper::ScheduleNicSlowdown(uint32_t host, double fraction, Time at
     NS_LOG_FUNCTION(this << host << fraction << at);
     Ptr<RoceNetDevice> nic = GetHostDevice(host);
     NS_ABORT_MSG_IF(!(fraction > 0 && fraction <= 1),
-                    GetFabricName() << ": NIC slowdown fraction " << fraction
-                                    << " of host " << host << " is not in (0, 1]");
+                    GetFabricName() << ": NIC slowdown fraction " << fraction << " of host " << host
+                                    << " is not in (0, 1]");
     NS_ABORT_MSG_IF(at.IsStrictlyNegative(),
                     GetFabricName() << ": NIC slowdown of host " << host << " at "
                                     << at.As(Time::US) << " is in the past");

@@ -7,9 +7,9 @@
 #include "collective-operation.h"
 
 #include "ns3/abort.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/log.h"
 #include "ns3/rdma-transport.h"
-#include "ns3/gpu-compute.h"
 #include "ns3/scale-up-switch.h"
 #include "ns3/trace-source-accessor.h"
 
