@@ -1,0 +1,380 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "expert-parallel-application.h"
+
+#include "ns3/abort.h"
+#include "ns3/collective-operation.h"
+#include "ns3/communicator.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/pairwise-all-to-all-v.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ExpertParallelApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(ExpertParallelApplication);
+
+namespace
+{
+/// \param counts token counts (not all 0) \return max / mean of them
+double
+Imbalance(const std::vector<uint64_t>& counts)
+{
+    uint64_t sum = 0;
+    uint64_t max = 0;
+    for (uint64_t c : counts)
+    {
+        sum += c;
+        max = std::max(max, c);
+    }
+    const double mean = static_cast<double>(sum) / static_cast<double>(counts.size());
+    return static_cast<double>(max) / mean;
+}
+} // namespace
+
+TypeId
+ExpertParallelApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ExpertParallelApplication")
+            .SetParent<TrainingApplication>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<ExpertParallelApplication>()
+            .AddAttribute("Experts",
+                          "E: experts of the layer, a multiple of the communicator's ranks "
+                          "(rank r holds experts r E/n .. (r+1) E/n - 1)",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&ExpertParallelApplication::m_experts),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TokensPerRank",
+                          "Tokens each rank routes per iteration (>= 1)",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&ExpertParallelApplication::m_tokensPerRank),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TopK",
+                          "k: distinct experts each token goes to (1 .. E)",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&ExpertParallelApplication::m_topK),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("BytesPerToken",
+                          "Bytes of one token sent to one expert (hidden size x bytes per "
+                          "element, e.g. 4096 x 2), and of its result sent back (>= 1)",
+                          UintegerValue(4096 * 2),
+                          MakeUintegerAccessor(&ExpertParallelApplication::m_bytesPerToken),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ComputeTimePerToken",
+                          "Expert compute time per token received (>= 0)",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&ExpertParallelApplication::m_computeTimePerToken),
+                          MakeTimeChecker())
+            .AddAttribute("Gating",
+                          "The gate: an ExpertGating TypeId name with its attributes, e.g. "
+                          "ns3::ZipfGating[Exponent=1.2] or ns3::HotExpertGating[HotFraction=0.3]",
+                          StringValue("ns3::UniformGating"),
+                          MakeStringAccessor(&ExpertParallelApplication::m_gatingSpec),
+                          MakeStringChecker())
+            .AddTraceSource("RoutingDrawn",
+                            "An iteration's routing was drawn: its token matrix and tokens per "
+                            "expert",
+                            MakeTraceSourceAccessor(&ExpertParallelApplication::m_routingTrace),
+                            "ns3::ExpertParallelApplication::RoutingTracedCallback")
+            .AddTraceSource("DispatchDone",
+                            "An iteration's dispatch AlltoAllv completed",
+                            MakeTraceSourceAccessor(&ExpertParallelApplication::m_dispatchTrace),
+                            "ns3::ExpertParallelApplication::AlltoAllvTracedCallback")
+            .AddTraceSource("CombineDone",
+                            "An iteration's combine AlltoAllv completed",
+                            MakeTraceSourceAccessor(&ExpertParallelApplication::m_combineTrace),
+                            "ns3::ExpertParallelApplication::AlltoAllvTracedCallback");
+    return tid;
+}
+
+ExpertParallelApplication::ExpertParallelApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+ExpertParallelApplication::~ExpertParallelApplication() = default;
+
+void
+ExpertParallelApplication::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_gating = nullptr;
+    m_rng = nullptr;
+    TrainingApplication::DoDispose();
+}
+
+int64_t
+ExpertParallelApplication::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+ExpertParallelApplication::DoSetup()
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t ranks = m_comm->GetSize();
+    NS_ABORT_MSG_IF(m_experts < 1,
+                    "ExpertParallelApplication: Experts " << m_experts << " must be at least 1");
+    NS_ABORT_MSG_IF(m_experts % ranks != 0,
+                    "ExpertParallelApplication: Experts " << m_experts
+                                                          << " is not a multiple of the " << ranks
+                                                          << " ranks of the communicator");
+    NS_ABORT_MSG_IF(m_topK < 1,
+                    "ExpertParallelApplication: TopK " << m_topK << " must be at least 1");
+    NS_ABORT_MSG_IF(m_topK > m_experts,
+                    "ExpertParallelApplication: TopK "
+                        << m_topK << " is larger than Experts " << m_experts
+                        << " (a token goes to TopK distinct experts)");
+    NS_ABORT_MSG_IF(m_tokensPerRank < 1,
+                    "ExpertParallelApplication: TokensPerRank " << m_tokensPerRank
+                                                                << " must be at least 1");
+    NS_ABORT_MSG_IF(m_bytesPerToken < 1,
+                    "ExpertParallelApplication: BytesPerToken " << m_bytesPerToken
+                                                                << " must be at least 1");
+    NS_ABORT_MSG_IF(m_computeTimePerToken.IsStrictlyNegative(),
+                    "ExpertParallelApplication: ComputeTimePerToken "
+                        << m_computeTimePerToken.As(Time::NS) << " must not be negative");
+    // The most a rank can receive (and send back in the combine): every token of
+    // every rank, TopK times.
+    const auto most = static_cast<unsigned __int128>(ranks) * m_tokensPerRank * m_topK;
+    NS_ABORT_MSG_IF(most * m_bytesPerToken > std::numeric_limits<uint64_t>::max(),
+                    "ExpertParallelApplication: " << ranks << " ranks x TokensPerRank "
+                                                  << m_tokensPerRank << " x TopK " << m_topK
+                                                  << " x BytesPerToken " << m_bytesPerToken
+                                                  << " B does not fit in 64 bits");
+    // Gating: "ns3::ZipfGating" or "ns3::ZipfGating[Exponent=1.2|Shuffle=false]".
+    TypeId gating;
+    NS_ABORT_MSG_IF(
+        !TypeId::LookupByNameFailSafe(m_gatingSpec.substr(0, m_gatingSpec.find('[')), &gating) ||
+            !gating.IsChildOf(ExpertGating::GetTypeId()) || !gating.HasConstructor(),
+        "ExpertParallelApplication: Gating \"" << m_gatingSpec
+                                               << "\" is not an ExpertGating subclass "
+                                                  "(ns3::UniformGating, "
+                                                  "ns3::ZipfGating, "
+                                                  "ns3::HotExpertGating)");
+    ObjectFactory factory;
+    std::istringstream spec(m_gatingSpec);
+    spec >> factory;
+    NS_ABORT_MSG_IF(spec.fail(),
+                    "ExpertParallelApplication: Gating \""
+                        << m_gatingSpec
+                        << "\" is not a TypeId with attributes (ns3::ZipfGating[Exponent=1.2])");
+    m_gating = factory.Create<ExpertGating>();
+    m_gating->Setup(m_experts);
+    m_expertsPerRank = m_experts / ranks;
+    Ptr<CollectiveOperation> probe = CreateOperation("AlltoAllv");
+    NS_ABORT_MSG_IF(!DynamicCast<PairwiseAlltoAllv>(probe),
+                    "ExpertParallelApplication: the AlltoAllv algorithm "
+                        << probe->GetInstanceTypeId().GetName()
+                        << " is not a PairwiseAlltoAllv (it takes no matrix)");
+    NS_LOG_LOGIC(m_experts << " experts on " << ranks << " ranks, " << m_expertsPerRank
+                           << " each; gating " << gating.GetName());
+    m_tokens.clear();
+    m_expertTokens.clear();
+}
+
+uint32_t
+ExpertParallelApplication::GetExperts() const
+{
+    return m_experts;
+}
+
+uint32_t
+ExpertParallelApplication::GetExpertRank(uint32_t expert) const
+{
+    NS_ABORT_MSG_IF(m_expertsPerRank == 0,
+                    "ExpertParallelApplication: GetExpertRank before SetCommunicator");
+    NS_ABORT_MSG_IF(expert >= m_experts,
+                    "ExpertParallelApplication: expert " << expert << " of " << m_experts);
+    return expert / m_expertsPerRank;
+}
+
+Ptr<ExpertGating>
+ExpertParallelApplication::GetGating() const
+{
+    return m_gating;
+}
+
+const ExpertParallelApplication::TokenMatrix&
+ExpertParallelApplication::GetTokenMatrix() const
+{
+    return m_tokens;
+}
+
+const std::vector<uint64_t>&
+ExpertParallelApplication::GetExpertTokens() const
+{
+    return m_expertTokens;
+}
+
+const SampleStatistics&
+ExpertParallelApplication::GetExpertImbalance() const
+{
+    return m_expertImbalance;
+}
+
+const SampleStatistics&
+ExpertParallelApplication::GetRankImbalance() const
+{
+    return m_rankImbalance;
+}
+
+const SampleStatistics&
+ExpertParallelApplication::GetDispatchTime() const
+{
+    return m_dispatchTime;
+}
+
+const SampleStatistics&
+ExpertParallelApplication::GetCombineTime() const
+{
+    return m_combineTime;
+}
+
+const SampleStatistics&
+ExpertParallelApplication::GetComputeTime() const
+{
+    return m_computeTime;
+}
+
+void
+ExpertParallelApplication::DrawRouting()
+{
+    NS_LOG_FUNCTION(this << GetIteration());
+    const uint32_t ranks = m_comm->GetSize();
+    m_tokens.assign(ranks, std::vector<uint64_t>(ranks, 0));
+    m_expertTokens.assign(m_experts, 0);
+    m_gating->DrawIteration(m_rng);
+    for (uint32_t src = 0; src < ranks; ++src)
+    {
+        std::vector<uint64_t>& row = m_tokens[src];
+        for (uint32_t t = 0; t < m_tokensPerRank; ++t)
+        {
+            m_gating->Route(m_rng, m_topK, m_route);
+            for (uint32_t e : m_route)
+            {
+                ++m_expertTokens[e];
+                ++row[e / m_expertsPerRank];
+            }
+        }
+    }
+    std::vector<uint64_t> received(ranks, 0);
+    for (uint32_t src = 0; src < ranks; ++src)
+    {
+        for (uint32_t dst = 0; dst < ranks; ++dst)
+        {
+            received[dst] += m_tokens[src][dst];
+        }
+    }
+    m_expertImbalance.Add(Imbalance(m_expertTokens));
+    m_rankImbalance.Add(Imbalance(received));
+    NS_LOG_LOGIC("iteration " << GetIteration() << ": imbalance per expert "
+                              << m_expertImbalance.GetSamples().back() << ", per rank "
+                              << m_rankImbalance.GetSamples().back());
+    m_routingTrace(GetIteration(), m_tokens, m_expertTokens);
+}
+
+Ptr<CollectiveOperation>
+ExpertParallelApplication::CreateAlltoAllv(const TokenMatrix& tokens) const
+{
+    NS_LOG_FUNCTION(this << tokens.size());
+    Ptr<CollectiveOperation> op = CreateOperation("AlltoAllv");
+    Ptr<PairwiseAlltoAllv> v = DynamicCast<PairwiseAlltoAllv>(op);
+    PairwiseAlltoAllv::Matrix bytes(tokens.size(), std::vector<uint64_t>(tokens.size()));
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+    {
+        for (std::size_t j = 0; j < tokens.size(); ++j)
+        {
+            bytes[i][j] = tokens[i][j] * m_bytesPerToken;
+        }
+    }
+    v->SetMatrix(bytes);
+    return op;
+}
+
+void
+ExpertParallelApplication::DoStartIteration()
+{
+    NS_LOG_FUNCTION(this << GetIteration());
+    DrawRouting();
+    Ptr<CollectiveOperation> dispatch = CreateAlltoAllv(m_tokens);
+    const uint64_t bytes = DynamicCast<PairwiseAlltoAllv>(dispatch)->GetMatrixBytes();
+    dispatch->Start(m_comm, bytes, MakeCallback(&ExpertParallelApplication::DispatchDone, this));
+}
+
+void
+ExpertParallelApplication::DispatchDone(const CollectiveResult& result)
+{
+    NS_LOG_FUNCTION(this << GetIteration() << result.GetDuration().As(Time::US));
+    m_dispatchTime.Add(result.GetDuration().GetSeconds());
+    m_dispatchTrace(GetIteration(), result);
+    // Rank j computes for the tokens it received; the combine starts when the
+    // slowest rank is done.
+    uint64_t most = 0;
+    uint32_t slowest = 0;
+    for (uint32_t dst = 0; dst < m_tokens.size(); ++dst)
+    {
+        uint64_t received = 0;
+        for (uint32_t src = 0; src < m_tokens.size(); ++src)
+        {
+            received += m_tokens[src][dst];
+        }
+        if (received > most)
+        {
+            most = received;
+            slowest = dst;
+        }
+    }
+    const Time compute = m_computeTimePerToken * static_cast<int64_t>(most);
+    NS_LOG_LOGIC("slowest rank " << slowest << ": " << most << " tokens, " << compute.As(Time::US));
+    m_computeTime.Add(compute.GetSeconds());
+    Simulator::Schedule(compute, &ExpertParallelApplication::ComputeDone, this);
+}
+
+void
+ExpertParallelApplication::ComputeDone()
+{
+    NS_LOG_FUNCTION(this << GetIteration());
+    const auto ranks = static_cast<uint32_t>(m_tokens.size());
+    TokenMatrix transposed(ranks, std::vector<uint64_t>(ranks));
+    for (uint32_t i = 0; i < ranks; ++i)
+    {
+        for (uint32_t j = 0; j < ranks; ++j)
+        {
+            transposed[j][i] = m_tokens[i][j];
+        }
+    }
+    Ptr<CollectiveOperation> combine = CreateAlltoAllv(transposed);
+    const uint64_t bytes = DynamicCast<PairwiseAlltoAllv>(combine)->GetMatrixBytes();
+    combine->Start(m_comm, bytes, MakeCallback(&ExpertParallelApplication::CombineDone, this));
+}
+
+void
+ExpertParallelApplication::CombineDone(const CollectiveResult& result)
+{
+    NS_LOG_FUNCTION(this << GetIteration() << result.GetDuration().As(Time::US));
+    m_combineTime.Add(result.GetDuration().GetSeconds());
+    m_combineTrace(GetIteration(), result);
+    EndIteration();
+}
+
+} // namespace ns3
