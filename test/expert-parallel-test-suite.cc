@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -608,6 +609,113 @@ class MoeOneRankTestCase : public TestCase
     }
 };
 
+/**
+ * A straggler: GPU 2 (rank 2) computes at half speed from 0 s (the application
+ * starts 1 ns later). n = 4 one-GPU ranks, E = 8, T = 100, k = 2, 1 us per token, 3
+ * iterations. With c_j the tokens rank j received (its column sum) and f_j its
+ * slowdown (2 for rank 2, else 1), the combine starts exactly
+ *
+ *   longest = max over j of f_j c_j x 1 us
+ *
+ * after the dispatch ends, and rank j waits longest - f_j c_j x 1 us of it, summed
+ * over the iterations (the slowest rank waits 0). Results: GetResults holds one
+ * value per iteration of the imbalances and of the dispatch, compute and combine
+ * times (us), their statistics, E and E / n, each rank's wait, and the Gating
+ * attribute as set.
+ */
+class MoeStragglerTestCase : public TestCase
+{
+  public:
+    MoeStragglerTestCase()
+        : TestCase("MoE with a half-speed GPU: the combine waits for it, the others' wait "
+                   "measured; results")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        GpuCluster<ScheduledFabricHelper> f(OneGpuServers());
+        f.collectives.GetGpuCompute(2)->ScheduleSlowdown(2.0, Seconds(0));
+        TrainingApplicationHelper moe("ns3::ExpertParallelApplication");
+        moe.SetAttribute("Experts", UintegerValue(8));
+        moe.SetAttribute("TokensPerRank", UintegerValue(100));
+        moe.SetAttribute("BytesPerToken", UintegerValue(1024));
+        moe.SetAttribute("Gating", StringValue("ns3::HotExpertGating[HotFraction=0.2]"));
+        moe.SetAttribute("Iterations", UintegerValue(3));
+        MoeRecord rec;
+        Ptr<ExpertParallelApplication> app = InstallMoe(f, FirstGpus(n), moe, rec);
+        app->SetStartTime(NanoSeconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(app->GetIterationsDone(), 3u, "three iterations");
+        std::vector<Time> wait(n);
+        for (uint32_t it = 0; it < 3; ++it)
+        {
+            Time longest;
+            std::vector<Time> own(n);
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                own[j] = MicroSeconds(1) * static_cast<int64_t>(ColumnSum(rec.tokens[it], j)) *
+                         static_cast<int64_t>(j == 2 ? 2 : 1);
+                longest = std::max(longest, own[j]);
+            }
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                wait[j] += longest - own[j];
+            }
+            NS_TEST_EXPECT_MSG_EQ(rec.combine[it].start - rec.dispatch[it].end,
+                                  longest,
+                                  "the slowest, straggler included");
+        }
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            NS_TEST_EXPECT_MSG_EQ(app->GetWaitTime(j), wait[j], "rank " << j << " waited");
+        }
+        std::cout << GetName() << ": waits " << wait[0].As(Time::US) << " " << wait[1].As(Time::US)
+                  << " " << wait[2].As(Time::US) << " " << wait[3].As(Time::US) << std::endl;
+
+        const nlohmann::json r = app->GetResults();
+        NS_TEST_EXPECT_MSG_EQ(r["application"].get<std::string>(),
+                              "ns3::ExpertParallelApplication",
+                              "type");
+        NS_TEST_EXPECT_MSG_EQ(r["attributes"]["Gating"].get<std::string>(),
+                              "ns3::HotExpertGating[HotFraction=0.2]",
+                              "the gate as set");
+        NS_TEST_EXPECT_MSG_EQ(r["experts"].get<uint32_t>(), 8u, "E");
+        NS_TEST_EXPECT_MSG_EQ(r["expertsPerRank"].get<uint32_t>(), 2u, "E / n");
+        NS_TEST_EXPECT_MSG_EQ(r["expertImbalance"]["count"].get<uint64_t>(), 3u, "statistics");
+        NS_TEST_EXPECT_MSG_EQ(r["waitPerRank_us"].size(), n, "every rank");
+        for (uint32_t it = 0; it < 3; ++it)
+        {
+            const nlohmann::json& p = r["perIteration"];
+            NS_TEST_EXPECT_MSG_EQ(p["expertImbalance"][it].get<double>(),
+                                  app->GetExpertImbalance().GetSamples()[it],
+                                  "per expert");
+            NS_TEST_EXPECT_MSG_EQ(p["rankImbalance"][it].get<double>(),
+                                  app->GetRankImbalance().GetSamples()[it],
+                                  "per rank");
+            NS_TEST_EXPECT_MSG_EQ_TOL(p["dispatch_us"][it].get<double>(),
+                                      rec.dispatch[it].GetDuration().GetSeconds() * 1e6,
+                                      1e-6,
+                                      "dispatch");
+            NS_TEST_EXPECT_MSG_EQ_TOL(p["compute_us"][it].get<double>(),
+                                      (rec.combine[it].start - rec.dispatch[it].end).GetSeconds() *
+                                          1e6,
+                                      1e-6,
+                                      "compute");
+            NS_TEST_EXPECT_MSG_EQ_TOL(p["combine_us"][it].get<double>(),
+                                      rec.combine[it].GetDuration().GetSeconds() * 1e6,
+                                      1e-6,
+                                      "combine");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(r["waitPerRank_us"][1].get<double>(),
+                                  wait[1].GetSeconds() * 1e6,
+                                  1e-6,
+                                  "a wait");
+    }
+};
+
 /// The suite.
 class ExpertParallelTestSuite : public TestSuite
 {
@@ -629,6 +737,7 @@ class ExpertParallelTestSuite : public TestSuite
         AddTestCase(new MoeUniformDispatchTestCase<EthernetClosHelper>("Ethernet"));
         AddTestCase(new MoeReproducibleTestCase);
         AddTestCase(new MoeOneRankTestCase);
+        AddTestCase(new MoeStragglerTestCase);
     }
 };
 

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
+#include "ns3/gpu-compute.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pairwise-all-to-all-v.h"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace ns3
@@ -190,6 +192,7 @@ ExpertParallelApplication::DoSetup()
                            << " each; gating " << gating.GetName());
     m_tokens.clear();
     m_expertTokens.clear();
+    m_waitTime.assign(ranks, Time(0));
 }
 
 uint32_t
@@ -254,6 +257,50 @@ const SampleStatistics&
 ExpertParallelApplication::GetComputeTime() const
 {
     return m_computeTime;
+}
+
+Time
+ExpertParallelApplication::GetWaitTime(uint32_t rank) const
+{
+    return rank < m_waitTime.size() ? m_waitTime[rank] : Time(0);
+}
+
+void
+ExpertParallelApplication::AddResults(nlohmann::json& results) const
+{
+    NS_LOG_FUNCTION(this);
+    results["experts"] = m_experts;
+    results["expertsPerRank"] = m_expertsPerRank;
+    // One value per completed iteration (an iteration under way when the run ended
+    // has drawn its routing, and maybe moved its tokens, but is not counted).
+    const std::size_t done = GetIterationsDone();
+    const std::vector<std::pair<std::string, const SampleStatistics*>> series{
+        {"expertImbalance", &m_expertImbalance},
+        {"rankImbalance", &m_rankImbalance},
+        {"dispatch_us", &m_dispatchTime},
+        {"compute_us", &m_computeTime},
+        {"combine_us", &m_combineTime},
+    };
+    for (const auto& [name, samples] : series)
+    {
+        // Imbalances are ratios; times are kept in seconds and written in us.
+        const double scale = samples == &m_expertImbalance || samples == &m_rankImbalance ? 1 : 1e6;
+        SampleStatistics statistics;
+        nlohmann::json values = nlohmann::json::array();
+        for (std::size_t i = 0; i < done; ++i)
+        {
+            statistics.Add(samples->GetSamples()[i] * scale);
+            values.push_back(samples->GetSamples()[i] * scale);
+        }
+        results[name] = statistics.ToJson();
+        results["perIteration"][name] = values;
+    }
+    nlohmann::json wait = nlohmann::json::array();
+    for (Time t : m_waitTime)
+    {
+        wait.push_back(t.GetSeconds() * 1e6);
+    }
+    results["waitPerRank_us"] = wait;
 }
 
 void
@@ -327,27 +374,34 @@ ExpertParallelApplication::DispatchDone(const CollectiveResult& result)
     NS_LOG_FUNCTION(this << GetIteration() << result.GetDuration().As(Time::US));
     m_dispatchTime.Add(result.GetDuration().GetSeconds());
     m_dispatchTrace(GetIteration(), result);
-    // Rank j computes for the tokens it received; the combine starts when the
-    // slowest rank is done.
-    uint64_t most = 0;
+    // Rank j computes for the tokens it received, at its GPU's speed now (a
+    // straggler's slowdown applies); the combine starts when the slowest rank is done.
+    const auto ranks = static_cast<uint32_t>(m_tokens.size());
+    std::vector<Time> compute(ranks);
+    Time longest;
     uint32_t slowest = 0;
-    for (uint32_t dst = 0; dst < m_tokens.size(); ++dst)
+    for (uint32_t dst = 0; dst < ranks; ++dst)
     {
         uint64_t received = 0;
-        for (uint32_t src = 0; src < m_tokens.size(); ++src)
+        for (uint32_t src = 0; src < ranks; ++src)
         {
             received += m_tokens[src][dst];
         }
-        if (received > most)
+        compute[dst] = m_comm->GetMember(dst).compute->GetComputeTime(
+            m_computeTimePerToken * static_cast<int64_t>(received));
+        if (compute[dst] > longest)
         {
-            most = received;
+            longest = compute[dst];
             slowest = dst;
         }
     }
-    const Time compute = m_computeTimePerToken * static_cast<int64_t>(most);
-    NS_LOG_LOGIC("slowest rank " << slowest << ": " << most << " tokens, " << compute.As(Time::US));
-    m_computeTime.Add(compute.GetSeconds());
-    Simulator::Schedule(compute, &ExpertParallelApplication::ComputeDone, this);
+    NS_LOG_LOGIC("slowest rank " << slowest << ": " << longest.As(Time::US));
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        m_waitTime[r] += longest - compute[r];
+    }
+    m_computeTime.Add(longest.GetSeconds());
+    Simulator::Schedule(longest, &ExpertParallelApplication::ComputeDone, this);
 }
 
 void

@@ -40,16 +40,18 @@ class UniformRandomVariable;
  *    TokensPerRank x TopK; the diagonal stays on its rank). RoutingDrawn fires.
  * 2. Dispatch: an AlltoAllv (PairwiseAlltoAllv) of the token matrix x BytesPerToken.
  * 3. Expert compute: rank j computes for (tokens it received, its column sum with
- *    the diagonal) x ComputeTimePerToken; the combine waits for the slowest rank
- *    (collectives start on every rank at once).
+ *    the diagonal) x ComputeTimePerToken, through its GPU's GpuCompute (a
+ *    straggler's slowdown applies); the combine waits for the slowest rank
+ *    (collectives start on every rank at once), and every other rank waits for it.
  * 4. Combine: an AlltoAllv of the transposed matrix x BytesPerToken (every token's
  *    result goes back to its rank). The iteration ends when it completes.
  *
  * Metrics: each iteration's time; load imbalance, max / mean tokens per expert and
  * per rank (received, diagonal included), one sample per iteration drawn; the
  * completion time of each dispatch and combine AlltoAllv and the slowest rank's
- * compute time (SampleStatistics, in seconds, so with percentiles); the last drawn
- * token matrix and tokens per expert.
+ * compute time (SampleStatistics, in seconds, so with percentiles); how long each
+ * rank waited for the slowest one's compute; the last drawn token matrix and tokens
+ * per expert. GetResults adds them (AddResults).
  *
  * Random numbers: one UniformRandomVariable of the application (AssignStreams fixes
  * its stream), so the draws follow RngSeed and RngRun.
@@ -102,9 +104,18 @@ class ExpertParallelApplication : public TrainingApplication
     const SampleStatistics& GetCombineTime() const;
     /// \return the slowest rank's expert compute time per iteration, in seconds
     const SampleStatistics& GetComputeTime() const;
+    /// \param rank a rank \return how long it waited, over all iterations, from the
+    /// end of its own expert compute to the end of the slowest rank's
+    Time GetWaitTime(uint32_t rank) const;
 
   protected:
     void DoDispose() override;
+    /**
+     * Add the imbalance, AlltoAllv and compute times (per iteration and their
+     * statistics, in microseconds) and each rank's wait.
+     * \param results the results so far
+     */
+    void AddResults(nlohmann::json& results) const override;
     void DoSetup() override;
     void DoStartIteration() override;
 
@@ -142,6 +153,7 @@ class ExpertParallelApplication : public TrainingApplication
     SampleStatistics m_dispatchTime;    //!< seconds
     SampleStatistics m_combineTime;     //!< seconds
     SampleStatistics m_computeTime;     //!< seconds
+    std::vector<Time> m_waitTime;       //!< per rank: waited for the slowest compute
 
     TracedCallback<uint32_t, const TokenMatrix&, const std::vector<uint64_t>&>
         m_routingTrace;                                                //!< RoutingDrawn
