@@ -63,6 +63,9 @@ namespace
 /// Bytes of one element (nccl-tests' float).
 constexpr uint64_t ELEMENT_BYTES = sizeof(float);
 
+/// Refusals and number parsing of this example's options.
+const ExampleInput INPUT("collective-perf");
+
 /**
  * Refuse bad input: print the reason and leave with exit status 1, before anything
  * has been built or run.
@@ -71,13 +74,11 @@ constexpr uint64_t ELEMENT_BYTES = sizeof(float);
 [[noreturn]] void
 Refuse(const std::string& reason)
 {
-    std::cerr << "collective-perf: " << reason << std::endl;
-    std::exit(1);
+    INPUT.Refuse(reason);
 }
 
 /**
- * Read a whole number, optionally with nccl-tests' binary suffix (K, M, G, T: powers
- * of 1024, optionally followed by B).
+ * Read a whole number (ExampleInput::ParseNumber).
  * \param option the option's name, for the message
  * \param text what was given
  * \param allowSuffix whether K/M/G/T are accepted
@@ -86,42 +87,7 @@ Refuse(const std::string& reason)
 uint64_t
 ParseNumber(const std::string& option, const std::string& text, bool allowSuffix)
 {
-    std::size_t digits = 0;
-    uint64_t value = 0;
-    bool overflow = false;
-    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
-    {
-        const uint64_t digit = text[digits] - '0';
-        overflow |= value > (std::numeric_limits<uint64_t>::max() - digit) / 10;
-        value = value * 10 + digit;
-        ++digits;
-    }
-    std::string suffix = text.substr(digits);
-    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) {
-        return std::toupper(c);
-    });
-    uint64_t scale = 1;
-    if (allowSuffix && !suffix.empty())
-    {
-        const std::string units = "KMGT";
-        const std::size_t unit = units.find(suffix[0]);
-        if (unit != std::string::npos && (suffix.size() == 1 || suffix.substr(1) == "B"))
-        {
-            scale = uint64_t{1} << (10 * (unit + 1));
-            suffix.clear();
-        }
-    }
-    if (digits == 0 || !suffix.empty())
-    {
-        Refuse("--" + option + "=" + text + " is not a whole number" +
-               (allowSuffix ? " of bytes (digits, optionally with K, M, G or T: 8, 64K, 1M, 1G)"
-                            : ""));
-    }
-    if (overflow || value > std::numeric_limits<uint64_t>::max() / scale)
-    {
-        Refuse("--" + option + "=" + text + " is too large");
-    }
-    return value * scale;
+    return INPUT.ParseNumber(option, text, allowSuffix);
 }
 
 /**

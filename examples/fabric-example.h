@@ -12,8 +12,13 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -21,6 +26,222 @@
 
 namespace ns3
 {
+
+/**
+ * Reads an example's options given as text and refuses bad ones: the message names
+ * the example, the option and its value, goes to standard error, and the example
+ * leaves with exit status 1 before it has built or run anything.
+ */
+class ExampleInput
+{
+  public:
+    /// \param program the example's name, which starts every refusal
+    explicit ExampleInput(std::string program)
+        : m_program(std::move(program))
+    {
+    }
+
+    /// \return the example's name
+    const std::string& GetProgram() const
+    {
+        return m_program;
+    }
+
+    /**
+     * Print the reason and leave with exit status 1.
+     * \param reason what is wrong, naming the option and its value
+     */
+    [[noreturn]] void Refuse(const std::string& reason) const
+    {
+        std::cerr << m_program << ": " << reason << std::endl;
+        std::exit(1);
+    }
+
+    /**
+     * Read a whole number, optionally with nccl-tests' binary suffix (K, M, G, T:
+     * powers of 1024, optionally followed by B).
+     * \param option the option's name, for the message
+     * \param text what was given
+     * \param allowSuffix whether K/M/G/T are accepted
+     * \param item the whole option value when text is one field of it (for the message)
+     * \return the number (refuses anything else, and values beyond 64 bits)
+     */
+    uint64_t ParseNumber(const std::string& option,
+                         const std::string& text,
+                         bool allowSuffix,
+                         const std::string& item = "") const
+    {
+        std::size_t digits = 0;
+        uint64_t value = 0;
+        bool overflow = false;
+        while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+        {
+            const uint64_t digit = text[digits] - '0';
+            overflow |= value > (std::numeric_limits<uint64_t>::max() - digit) / 10;
+            value = value * 10 + digit;
+            ++digits;
+        }
+        std::string suffix = text.substr(digits);
+        std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) {
+            return std::toupper(c);
+        });
+        uint64_t scale = 1;
+        if (allowSuffix && !suffix.empty())
+        {
+            const std::string units = "KMGT";
+            const std::size_t unit = units.find(suffix[0]);
+            if (unit != std::string::npos && (suffix.size() == 1 || suffix.substr(1) == "B"))
+            {
+                scale = uint64_t{1} << (10 * (unit + 1));
+                suffix.clear();
+            }
+        }
+        if (digits == 0 || !suffix.empty())
+        {
+            Refuse(Name(option, text, item) + " is not a whole number" +
+                   (allowSuffix ? " of bytes (digits, optionally with K, M, G or T: 8, 64K, 1M, 1G)"
+                                : ""));
+        }
+        if (overflow || value > std::numeric_limits<uint64_t>::max() / scale)
+        {
+            Refuse(Name(option, text, item) + " is too large");
+        }
+        return value * scale;
+    }
+
+    /**
+     * Read a whole number in a range.
+     * \param option the option's name \param text what was given
+     * \param min smallest accepted \param max largest accepted
+     * \param allowSuffix whether K/M/G/T are accepted
+     * \return the number (refuses one outside [min, max])
+     */
+    uint64_t ParseNumberIn(const std::string& option,
+                           const std::string& text,
+                           uint64_t min,
+                           uint64_t max,
+                           bool allowSuffix = false) const
+    {
+        const uint64_t value = ParseNumber(option, text, allowSuffix);
+        if (value < min || value > max)
+        {
+            Refuse("--" + option + "=" + text + " must be in " + std::to_string(min) + ".." +
+                   std::to_string(max));
+        }
+        return value;
+    }
+
+    /**
+     * Read a decimal number (digits with an optional fraction and exponent).
+     * \param option the option's name, for the message \param text what was given
+     * \param item the whole option value when text is one field of it (for the message)
+     * \return the number (refuses anything else, infinities and NaN)
+     */
+    double ParseReal(const std::string& option,
+                     const std::string& text,
+                     const std::string& item = "") const
+    {
+        std::size_t used = 0;
+        double value = 0;
+        try
+        {
+            value = std::stod(text, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (text.empty() || used != text.size() || !std::isfinite(value) ||
+            !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' ||
+              text[0] == '.'))
+        {
+            Refuse(Name(option, text, item) + " is not a number");
+        }
+        return value;
+    }
+
+    /**
+     * Read a time that is not negative: a number and a unit, s, ms, us or ns (10ms,
+     * 0.5s, 300us); 0 alone is accepted.
+     * \param option the option's name, for the message \param text what was given
+     * \param item the whole option value when text is one field of it (for the message)
+     * \return the time (refuses anything else)
+     */
+    Time ParseTime(const std::string& option,
+                   const std::string& text,
+                   const std::string& item = "") const
+    {
+        static const std::pair<const char*, double> units[] = {{"ns", 1e-9},
+                                                               {"us", 1e-6},
+                                                               {"ms", 1e-3},
+                                                               {"s", 1.0}};
+        for (const auto& [unit, scale] : units)
+        {
+            const std::string suffix(unit);
+            if (text.size() > suffix.size() &&
+                text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
+            {
+                const std::string number = text.substr(0, text.size() - suffix.size());
+                if (number.back() == 'm' || number.back() == 'u' || number.back() == 'n')
+                {
+                    continue; // "ms" ends in "s" too
+                }
+                const double value = ParseTimeNumber(Name(option, text, item), number);
+                return Seconds(value * scale);
+            }
+        }
+        if (text == "0")
+        {
+            return Time(0);
+        }
+        Refuse(Name(option, text, item) +
+               " is not a time (a number and a unit: s, ms, us or ns, as in 10ms)");
+    }
+
+  private:
+    /**
+     * \param option an option \param text a value \param item the option's whole value
+     *        when text is one field of it, or ""
+     * \return how a refusal names the value: --option=text, or --option=item: text
+     */
+    static std::string Name(const std::string& option,
+                            const std::string& text,
+                            const std::string& item)
+    {
+        return "--" + option + "=" + (item.empty() ? text : item + ": " + text);
+    }
+
+    /**
+     * \param name the value as a refusal names it \param number its number part
+     * \return the number (refuses a bad or negative one)
+     */
+    double ParseTimeNumber(const std::string& name, const std::string& number) const
+    {
+        std::size_t used = 0;
+        double value = -1;
+        try
+        {
+            value = std::stod(number, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (number.empty() || used != number.size() || !std::isfinite(value) ||
+            !(std::isdigit(static_cast<unsigned char>(number[0])) || number[0] == '.' ||
+              number[0] == '-'))
+        {
+            Refuse(name + " is not a time (a number and a unit: s, ms, us or ns, as in 10ms)");
+        }
+        if (value < 0)
+        {
+            Refuse(name + " must not be negative");
+        }
+        return value;
+    }
+
+    std::string m_program; //!< the example's name
+};
 
 /// Fabric options of the examples; they start at the models' attribute defaults.
 /// An option left at the model's built-in default is not applied, so a

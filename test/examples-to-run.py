@@ -19,6 +19,18 @@ cpp_examples = [
     ("collective-perf --op=AlltoAllv --maxBytes=256K --stepFactor=8 --iterations=1",
      "True", "True"),
     ("collective-perf --fabric=ethernet --op=Barrier --maxBytes=64", "True", "True"),
+    ("data-parallel --gradientBytes=8M --bucketBytes=2M --iterations=2", "True", "True"),
+    ("data-parallel --fabric=ethernet --gradientBytes=8M --bucketBytes=2M --iterations=2 "
+     "--slowGpu=3:1.5:0 --slowNic=9:0.5:1ms", "True", "True"),
+    ("pipeline-parallel --activationBytes=256K --microbatches=4 --iterations=1", "True", "True"),
+    ("pipeline-parallel --fabric=ethernet --schedule=gpipe --stages=3 --gpus=0,9,15 "
+     "--activationBytes=256K --microbatches=5 --iterations=1 --slowGpu=9:2:1ms", "True", "True"),
+    ("tensor-parallel --layers=1 --activationBytes=1M --iterations=2", "True", "True"),
+    ("tensor-parallel --fabric=ethernet --tp=16 --layers=1 --activationBytes=1M "
+     "--sequenceParallel --computeJitter=20us --iterations=2", "True", "True"),
+    ("tenants --gradientBytes=4M --bucketBytes=1M --iterations=1", "True", "True"),
+    ("tenants --fabric=ethernet --placement=interleaved --gradientBytes=4M --bucketBytes=1M "
+     "--iterations=1", "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]

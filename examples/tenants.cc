@@ -1,0 +1,238 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Tenants on either fabric: --jobs data-parallel jobs of --jobGpus GPUs each, every
+// one on its own GPUs with its own communicator and metrics, sharing one fabric.
+// Each job first runs alone (a fresh simulation each, on the same GPUs), then all
+// run together; the slowdown of a job is its mean iteration time shared over alone.
+//
+// --placement chooses the GPUs. Hosts are numbered leaf by leaf (host h on leaf h /
+// hostsPerLeaf):
+//
+//   disjoint     job j takes hosts j x jobGpus .. (j+1) x jobGpus - 1: whole leaves
+//                of its own when jobGpus is a multiple of hostsPerLeaf (the jobs
+//                still meet in the spines, as every leaf-to-leaf flow does);
+//   interleaved  job j takes every jobs-th host from host j: every job on every
+//                leaf, sharing the leaves' host and fabric ports and the spines.
+//
+// A job's ranks are its GPUs in GPU order. Prints each job's GPUs and its iteration
+// time alone and shared with the slowdown; writes every run's workload results and
+// a table of the slowdowns (JSON and CSV) in --resultsDir.
+//
+//   ./tenants
+//   ./tenants --placement=interleaved --fabric=ethernet
+//   ./tenants --jobs=3 --jobGpus=4 --leaves=4 --hostsPerLeaf=4 --gpusPerServer=4
+//
+// The data-parallel workload's options (--gradientBytes, --bucketBytes, ...) apply
+// to every job; sizes take binary suffixes (K, M, G), times a unit (s, ms, us, ns).
+// Every cluster field and fabric option is an option too. Bad input is refused
+// before anything is built, with a message naming the option and its value and
+// exit status 1.
+
+#include "workload-example.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * \param cluster the cluster \param jobs how many \param jobGpus GPUs per job
+ * \param interleaved interleaved (else disjoint) placement
+ * \return every job's GPUs, in GPU order (see the placements above)
+ */
+std::vector<std::vector<uint32_t>>
+PlaceJobs(const ClusterDescription& cluster, uint32_t jobs, uint32_t jobGpus, bool interleaved)
+{
+    std::vector<std::vector<uint32_t>> placement(jobs);
+    for (uint32_t job = 0; job < jobs; ++job)
+    {
+        for (uint32_t i = 0; i < jobGpus; ++i)
+        {
+            const uint32_t host = interleaved ? job + i * jobs : job * jobGpus + i;
+            placement[job].push_back(cluster.GetGpuOfHost(host));
+        }
+        std::sort(placement[job].begin(), placement[job].end());
+    }
+    return placement;
+}
+
+/**
+ * \param simulation the simulation the jobs run in
+ * \param workload the data-parallel workload
+ * \param gpus the GPUs of each job to install
+ * \return the jobs' applications, in the order given
+ */
+ApplicationContainer
+InstallJobs(WorkloadSimulation& simulation,
+            const DataParallelOptions& workload,
+            const std::vector<std::vector<uint32_t>>& gpus)
+{
+    const TrainingApplicationHelper dp = workload.CreateHelper();
+    ApplicationContainer apps;
+    for (const auto& job : gpus)
+    {
+        apps.Add(
+            dp.Install(simulation.collectives.CreateCommunicator(job), simulation.collectives));
+    }
+    return apps;
+}
+
+/// \param gpus some GPUs \return them as text, ranges folded (0-3,8-11)
+std::string
+FormatGpus(const std::vector<uint32_t>& gpus)
+{
+    std::string text;
+    for (std::size_t i = 0; i < gpus.size();)
+    {
+        std::size_t j = i;
+        while (j + 1 < gpus.size() && gpus[j + 1] == gpus[j] + 1)
+        {
+            ++j;
+        }
+        text += (text.empty() ? "" : ",") + std::to_string(gpus[i]) +
+                (j > i ? "-" + std::to_string(gpus[j]) : "");
+        i = j + 1;
+    }
+    return text;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    WorkloadExampleOptions options("tenants");
+    DataParallelOptions workload;
+    std::string jobsText = "2";
+    std::string jobGpusText = "8";
+    std::string placement = "disjoint";
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("jobs", "data-parallel jobs sharing the fabric (at least 2)", jobsText);
+    cmd.AddValue("jobGpus", "GPUs of each job (at least 2)", jobGpusText);
+    cmd.AddValue("placement",
+                 "disjoint (each job on leaves of its own) or interleaved (every job on every "
+                 "leaf)",
+                 placement);
+    workload.AddToCommandLine(cmd);
+    options.AddToCommandLine(cmd);
+    cmd.Parse(argc, argv);
+
+    // Refuse bad input before anything is built.
+    const ExampleInput& input = options.input;
+    options.Check();
+    workload.Parse(input);
+    const uint32_t hosts = options.cluster.GetHosts();
+    const auto jobs = static_cast<uint32_t>(input.ParseNumberIn("jobs", jobsText, 2, hosts / 2));
+    const auto jobGpus =
+        static_cast<uint32_t>(input.ParseNumberIn("jobGpus", jobGpusText, 2, hosts));
+    if (uint64_t{jobs} * jobGpus > hosts)
+    {
+        input.Refuse("--jobs=" + jobsText + " of --jobGpus=" + jobGpusText + " need " +
+                     std::to_string(uint64_t{jobs} * jobGpus) + " GPUs, the cluster has " +
+                     std::to_string(hosts));
+    }
+    if (placement != "disjoint" && placement != "interleaved")
+    {
+        input.Refuse("--placement=" + placement + " is not a placement (disjoint or interleaved)");
+    }
+    const auto gpus = PlaceJobs(options.cluster, jobs, jobGpus, placement == "interleaved");
+
+    std::ostringstream what;
+    what << jobs << " data-parallel jobs of " << jobGpus << " GPUs, " << placement << ": "
+         << workload.Describe();
+    PrintHeader(options, what.str());
+    const std::string name = "tenants-" + placement + "-" + options.fabric.fabric;
+
+    // Each job alone, in a simulation of its own.
+    std::vector<double> alone(jobs);
+    for (uint32_t job = 0; job < jobs; ++job)
+    {
+        {
+            WorkloadSimulation simulation(options);
+            ApplicationContainer apps = InstallJobs(simulation, workload, {gpus[job]});
+            simulation.Run(apps);
+            alone[job] = GetMeanIterationTime(*DynamicCast<TrainingApplication>(apps.Get(0)));
+            std::printf("  job %u alone on GPUs %s: iteration %.3f ms\n",
+                        job,
+                        FormatGpus(gpus[job]).c_str(),
+                        alone[job] * 1e3);
+            WriteWorkloadResults(apps, options, name + "-alone-job" + std::to_string(job));
+        }
+        Simulator::Destroy();
+    }
+
+    // All together.
+    std::vector<double> shared(jobs);
+    {
+        WorkloadSimulation simulation(options);
+        ApplicationContainer apps = InstallJobs(simulation, workload, gpus);
+        simulation.Run(apps);
+        std::cout << "  all " << jobs << " jobs together:" << std::endl;
+        simulation.PrintFabricTotals();
+        for (uint32_t job = 0; job < jobs; ++job)
+        {
+            shared[job] = GetMeanIterationTime(*DynamicCast<TrainingApplication>(apps.Get(job)));
+        }
+        WriteWorkloadResults(apps, options, name + "-shared");
+    }
+    Simulator::Destroy();
+
+    nlohmann::json rows = nlohmann::json::array();
+    std::ofstream csv(options.GetResultsPrefix(name + "-slowdown") + ".csv");
+    csv << "job,gpus,alone_us,shared_us,slowdown\n";
+    std::printf("  %4s  %-24s  %12s  %12s  %8s\n",
+                "job",
+                "GPUs",
+                "alone (ms)",
+                "shared (ms)",
+                "slowdown");
+    for (uint32_t job = 0; job < jobs; ++job)
+    {
+        const double slowdown = alone[job] > 0 ? shared[job] / alone[job] : 0;
+        std::printf("  %4u  %-24s  %12.3f  %12.3f  %8.4f\n",
+                    job,
+                    FormatGpus(gpus[job]).c_str(),
+                    alone[job] * 1e3,
+                    shared[job] * 1e3,
+                    slowdown);
+        csv << job << ",\"" << FormatGpus(gpus[job]) << "\"," << alone[job] * 1e6 << ","
+            << shared[job] * 1e6 << "," << slowdown << "\n";
+        rows.push_back({{"job", job},
+                        {"gpus", gpus[job]},
+                        {"aloneIterationTime_us", alone[job] * 1e6},
+                        {"sharedIterationTime_us", shared[job] * 1e6},
+                        {"slowdown", slowdown}});
+    }
+    const nlohmann::json summary = {
+        {"scenario", "tenants"},
+        {"fabric", options.fabric.fabric},
+        {"congestionControl", options.congestionControl},
+        {"cluster", options.cluster.ToString()},
+        {"placement", placement},
+        {"jobs", jobs},
+        {"jobGpus", jobGpus},
+        {"workload", workload.Describe()},
+        {"seed", RngSeedManager::GetSeed()},
+        {"run", RngSeedManager::GetRun()},
+        {"results", rows},
+    };
+    std::ofstream(options.GetResultsPrefix(name + "-slowdown") + ".json")
+        << summary.dump(2) << std::endl;
+    std::cout << "  slowdowns in " << options.GetResultsPrefix(name + "-slowdown")
+              << ".json and .csv" << std::endl;
+    return 0;
+}

@@ -1,0 +1,573 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_WORKLOAD_EXAMPLE_H
+#define AI_FABRIC_WORKLOAD_EXAMPLE_H
+
+// What the parallelism workload examples (data-parallel, pipeline-parallel,
+// tensor-parallel, tenants) share: the cluster, fabric and transport options, the
+// straggler options (--slowGpu, --slowNic), the results folder, the build of one
+// simulation (fabric, RDMA, GPU servers, stragglers), and the summary lines they
+// print.
+
+#include "fabric-example.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// A GPU computing slower from a time on (--slowGpu=GPU:FACTOR:TIME).
+struct GpuSlowdown
+{
+    uint32_t gpu{0};  //!< global GPU rank
+    double factor{1}; //!< compute time multiplier (> 0; 2 is half speed)
+    Time at;          //!< simulation time from which it holds
+};
+
+/// A NIC transmitting at a fraction of its rate from a time on
+/// (--slowNic=HOST:FRACTION:TIME).
+struct NicSlowdown
+{
+    uint32_t host{0};   //!< dense host index (the NIC)
+    double fraction{1}; //!< of the host link rate, in (0, 1]
+    Time at;            //!< simulation time from which it holds
+};
+
+/**
+ * The options every workload example has, read and checked before anything is
+ * built: the cluster (ClusterDescription::AddToCommandLine), the fabric
+ * (FabricExampleOptions), the RDMA congestion control, the stragglers and the
+ * results folder.
+ */
+class WorkloadExampleOptions
+{
+  public:
+    /// \param program the example's name: refusals start with it, results go to
+    ///        results/<program>/ by default
+    explicit WorkloadExampleOptions(const std::string& program)
+        : input(program),
+          resultsDir("results/" + program)
+    {
+        // Two servers of 8 GPUs, rail-optimised: rail g is leaf g, with one NIC of
+        // each server; 400 Gb/s NICs and fabric links.
+        cluster.leaves = 8;
+        cluster.hostsPerLeaf = 2;
+        cluster.spines = 4;
+    }
+
+    /// \param cmd the command line to add the shared options to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        cluster.AddToCommandLine(cmd);
+        fabric.AddToCommandLine(cmd);
+        cmd.AddValue("congestionControl",
+                     "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                     "fabric, Dcqcn on the Ethernet Clos)",
+                     congestionControl);
+        cmd.AddValue("slowGpu",
+                     "stragglers: GPU:FACTOR:TIME[,GPU:FACTOR:TIME...], GPU (global rank) "
+                     "computing FACTOR times slower from TIME on (2:1.5:0 = GPU 2 at two thirds "
+                     "of its speed from the start)",
+                     slowGpuText);
+        cmd.AddValue("slowNic",
+                     "impaired NICs: HOST:FRACTION:TIME[,...], host HOST's NIC sending at "
+                     "FRACTION (0..1] of the host link rate from TIME on (5:0.5:10ms)",
+                     slowNicText);
+        cmd.AddValue("resultsDir", "folder of the JSON and CSV results", resultsDir);
+    }
+
+    /**
+     * Check the shared options after CommandLine::Parse, refusing bad ones by name:
+     * the fabric and cluster, the congestion control, every straggler (GPU and host
+     * in the cluster, factor above 0, fraction in (0, 1], time not negative). The results
+     * folder is created later (CreateResultsDir).
+     */
+    void Check()
+    {
+        for (const std::string& problem :
+             {fabric.FindProblem(), cluster.FindProblem(), cluster.FindServerProblem()})
+        {
+            if (!problem.empty())
+            {
+                input.Refuse(problem);
+            }
+        }
+        if (congestionControl == "auto")
+        {
+            congestionControl = fabric.fabric == "ethernet" ? "Dcqcn" : "None";
+        }
+        TypeId::AttributeInformation ccInfo;
+        RdmaTransport::GetTypeId().LookupAttributeByName("CongestionControl", &ccInfo);
+        if (!ccInfo.checker->CreateValidValue(StringValue(congestionControl)))
+        {
+            input.Refuse("--congestionControl=" + congestionControl +
+                         " is not a congestion control (None, Dcqcn or auto)");
+        }
+        for (const auto& fields : SplitStragglers("slowGpu", slowGpuText))
+        {
+            GpuSlowdown slow;
+            slow.gpu =
+                static_cast<uint32_t>(ParseIndex("slowGpu", fields, cluster.GetHosts(), "GPU"));
+            slow.factor = input.ParseReal("slowGpu", fields[1], Join(fields));
+            if (!(slow.factor > 0))
+            {
+                input.Refuse("--slowGpu=" + Join(fields) + ": factor " + fields[1] +
+                             " must be above 0");
+            }
+            slow.at = input.ParseTime("slowGpu", fields[2], Join(fields));
+            slowGpus.push_back(slow);
+        }
+        for (const auto& fields : SplitStragglers("slowNic", slowNicText))
+        {
+            NicSlowdown slow;
+            slow.host =
+                static_cast<uint32_t>(ParseIndex("slowNic", fields, cluster.GetHosts(), "host"));
+            slow.fraction = input.ParseReal("slowNic", fields[1], Join(fields));
+            if (!(slow.fraction > 0 && slow.fraction <= 1))
+            {
+                input.Refuse("--slowNic=" + Join(fields) + ": fraction " + fields[1] +
+                             " must be in (0, 1]");
+            }
+            slow.at = input.ParseTime("slowNic", fields[2], Join(fields));
+            slowNics.push_back(slow);
+        }
+    }
+
+    /// Create the results folder (refuses --resultsDir if it cannot be); the last
+    /// check, after every option has been read.
+    void CreateResultsDir() const
+    {
+        std::error_code error;
+        std::filesystem::create_directories(resultsDir, error);
+        if (error || !std::filesystem::is_directory(resultsDir))
+        {
+            input.Refuse("--resultsDir=" + resultsDir + " cannot be created: " + error.message());
+        }
+    }
+
+    /**
+     * Read a list of global GPU ranks: comma-separated ranks and ranges (0-7,16,18).
+     * \param option the option's name \param text what was given
+     * \return the GPUs, in the order given (refuses a bad, unknown or repeated GPU)
+     */
+    std::vector<uint32_t> ParseGpus(const std::string& option, const std::string& text) const
+    {
+        std::vector<uint32_t> gpus;
+        std::vector<bool> seen(cluster.GetHosts(), false);
+        std::stringstream list(text);
+        std::string item;
+        while (std::getline(list, item, ','))
+        {
+            const std::size_t dash = item.find('-');
+            const uint64_t first = input.ParseNumber(option, item.substr(0, dash), false);
+            const uint64_t last = dash == std::string::npos
+                                      ? first
+                                      : input.ParseNumber(option, item.substr(dash + 1), false);
+            if (last < first)
+            {
+                input.Refuse("--" + option + "=" + text + ": range " + item + " is empty");
+            }
+            for (uint64_t gpu = first; gpu <= last; ++gpu)
+            {
+                if (gpu >= cluster.GetHosts())
+                {
+                    input.Refuse("--" + option + "=" + text + ": GPU " + std::to_string(gpu) +
+                                 " is not in the cluster (" + std::to_string(cluster.GetHosts()) +
+                                 " GPUs)");
+                }
+                if (seen[gpu])
+                {
+                    input.Refuse("--" + option + "=" + text + ": GPU " + std::to_string(gpu) +
+                                 " is listed twice");
+                }
+                seen[gpu] = true;
+                gpus.push_back(static_cast<uint32_t>(gpu));
+            }
+        }
+        if (gpus.empty())
+        {
+            input.Refuse("--" + option + "=" + text + " lists no GPU");
+        }
+        return gpus;
+    }
+
+    /**
+     * Read the GPUs of a group of a given size.
+     * \param option the list's option \param text the list (empty: the default)
+     * \param count the group's size \param countOption the option that gave it
+     * \param defaultGpus the group when the list is empty
+     * \return the GPUs (refuses a list that is bad or not of count GPUs)
+     */
+    std::vector<uint32_t> ParseGroup(const std::string& option,
+                                     const std::string& text,
+                                     uint32_t count,
+                                     const std::string& countOption,
+                                     const std::vector<uint32_t>& defaultGpus) const
+    {
+        if (text.empty())
+        {
+            return defaultGpus;
+        }
+        std::vector<uint32_t> gpus = ParseGpus(option, text);
+        if (gpus.size() != count)
+        {
+            input.Refuse("--" + option + "=" + text + " lists " + std::to_string(gpus.size()) +
+                         " GPUs for --" + countOption + "=" + std::to_string(count));
+        }
+        return gpus;
+    }
+
+    /**
+     * \param name a result file's name, without extension
+     * \return its path in the results folder, without extension
+     */
+    std::string GetResultsPrefix(const std::string& name) const
+    {
+        return (std::filesystem::path(resultsDir) / name).string();
+    }
+
+    ExampleInput input;                    //!< refusals and number parsing
+    ClusterDescription cluster;            //!< the cluster (--leaves, --gpusPerServer, ...)
+    FabricExampleOptions fabric;           //!< the fabric (--fabric, ...)
+    std::string congestionControl{"auto"}; //!< RdmaTransport::CongestionControl, or auto
+    std::string slowGpuText;               //!< --slowGpu as given
+    std::string slowNicText;               //!< --slowNic as given
+    std::string resultsDir;                //!< --resultsDir
+    std::vector<GpuSlowdown> slowGpus;     //!< after Check()
+    std::vector<NicSlowdown> slowNics;     //!< after Check()
+
+  private:
+    /**
+     * \param option slowGpu or slowNic \param text its value
+     * \return each comma-separated item split at ':' into three fields (refuses an
+     *         item with another number of fields)
+     */
+    std::vector<std::vector<std::string>> SplitStragglers(const std::string& option,
+                                                          const std::string& text) const
+    {
+        std::vector<std::vector<std::string>> items;
+        if (text.empty())
+        {
+            return items;
+        }
+        std::stringstream list(text);
+        std::string item;
+        while (std::getline(list, item, ','))
+        {
+            std::vector<std::string> fields;
+            std::stringstream parts(item);
+            std::string field;
+            while (std::getline(parts, field, ':'))
+            {
+                fields.push_back(field);
+            }
+            if (fields.size() != 3 || item.back() == ':')
+            {
+                input.Refuse("--" + option + "=" + item + " is not " +
+                             (option == "slowGpu" ? "GPU:FACTOR:TIME" : "HOST:FRACTION:TIME") +
+                             " (as in " + (option == "slowGpu" ? "2:1.5:10ms" : "5:0.5:10ms") +
+                             ")");
+            }
+            items.push_back(fields);
+        }
+        if (text.back() == ',')
+        {
+            input.Refuse("--" + option + "=" + text + " ends with an empty item");
+        }
+        return items;
+    }
+
+    /// \param fields a straggler's fields \return them joined with ':'
+    static std::string Join(const std::vector<std::string>& fields)
+    {
+        std::string out;
+        for (const auto& field : fields)
+        {
+            out += (out.empty() ? "" : ":") + field;
+        }
+        return out;
+    }
+
+    /**
+     * \param option the option \param fields a straggler's fields
+     * \param count GPUs or hosts in the cluster \param what "GPU" or "host"
+     * \return its first field, a GPU or host of the cluster (refuses others)
+     */
+    uint64_t ParseIndex(const std::string& option,
+                        const std::vector<std::string>& fields,
+                        uint32_t count,
+                        const std::string& what) const
+    {
+        const uint64_t index = input.ParseNumber(option, fields[0], false, Join(fields));
+        if (index >= count)
+        {
+            input.Refuse("--" + option + "=" + Join(fields) + ": " + what + " " + fields[0] +
+                         " is not in the cluster (" + std::to_string(count) + " " + what + "s)");
+        }
+        return index;
+    }
+};
+
+/**
+ * One simulation of a workload example: the fabric, RDMA transports on every NIC,
+ * the GPU servers and their collectives, and the stragglers scheduled. Build a new
+ * one for each run (after Simulator::Destroy()).
+ */
+class WorkloadSimulation
+{
+  public:
+    /// \param options the checked options (WorkloadExampleOptions::Check)
+    explicit WorkloadSimulation(const WorkloadExampleOptions& options)
+        : m_options(options)
+    {
+        options.CreateResultsDir();
+        m_fabric = options.fabric.Install(options.cluster);
+        m_rdma.SetTransportAttribute("CongestionControl", StringValue(options.congestionControl));
+        m_rdma.Install(m_fabric->GetHostDevices());
+        collectives.Install(options.cluster, m_rdma);
+        for (const GpuSlowdown& slow : options.slowGpus)
+        {
+            collectives.GetGpuCompute(slow.gpu)->ScheduleSlowdown(slow.factor, slow.at);
+        }
+        for (const NicSlowdown& slow : options.slowNics)
+        {
+            m_fabric->ScheduleNicSlowdown(slow.host, slow.fraction, slow.at);
+        }
+    }
+
+    /**
+     * Run the workloads to the end. They start 1 ns in, after any straggler that
+     * holds from time 0 has taken effect.
+     * \param apps the TrainingApplications
+     */
+    void Run(ApplicationContainer apps)
+    {
+        apps.Start(NanoSeconds(1));
+        Simulator::Run();
+        for (uint32_t i = 0; i < apps.GetN(); ++i)
+        {
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(i));
+            UintegerValue iterations;
+            app->GetAttribute("Iterations", iterations);
+            NS_ABORT_MSG_UNLESS(app->GetIterationsDone() == iterations.Get(),
+                                m_options.input.GetProgram() << ": workload " << i << " completed "
+                                                             << app->GetIterationsDone() << " of "
+                                                             << iterations.Get() << " iterations");
+        }
+    }
+
+    /// \return the fabric
+    const ClusterFabricHelper& GetFabric() const
+    {
+        return *m_fabric;
+    }
+
+    /// Print the fabric's totals (offered, delivered, dropped, queues, events) and
+    /// write the --json and --stats files, if asked for.
+    void PrintFabricTotals() const
+    {
+        m_options.fabric.Report(*m_fabric, {{"scenario", m_options.input.GetProgram()}});
+    }
+
+    CollectiveHelper collectives; //!< GPU servers, communicators, algorithms
+
+  private:
+    const WorkloadExampleOptions& m_options;       //!< the options
+    std::unique_ptr<ClusterFabricHelper> m_fabric; //!< the fabric
+    RdmaHelper m_rdma;                             //!< transports on every NIC
+};
+
+/**
+ * The data-parallel workload's options (DataParallelApplication's attributes), for
+ * the examples that run data-parallel jobs.
+ */
+struct DataParallelOptions
+{
+    std::string gradientBytesText{"32M"}; //!< --gradientBytes
+    std::string bucketBytesText{"8M"};    //!< --bucketBytes
+    std::string forwardTimeText{"2ms"};   //!< --forwardTime
+    std::string backwardTimeText{"4ms"};  //!< --backwardTime
+    std::string iterationsText{"2"};      //!< --iterations
+    uint64_t gradientBytes{0};            //!< after Parse
+    uint64_t bucketBytes{0};              //!< after Parse
+    Time forwardTime;                     //!< after Parse
+    Time backwardTime;                    //!< after Parse
+    uint32_t iterations{0};               //!< after Parse
+
+    /// \param cmd the command line to add the options to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        cmd.AddValue("gradientBytes",
+                     "gradient bytes AllReduced per iteration (K, M, G suffixes)",
+                     gradientBytesText);
+        cmd.AddValue("bucketBytes",
+                     "bytes per gradient bucket (DDP's bucket_cap_mb)",
+                     bucketBytesText);
+        cmd.AddValue("forwardTime",
+                     "forward pass of one iteration on each rank (10ms)",
+                     forwardTimeText);
+        cmd.AddValue("backwardTime",
+                     "backward pass of one iteration on each rank",
+                     backwardTimeText);
+        cmd.AddValue("iterations", "training iterations", iterationsText);
+    }
+
+    /// Read the options, refusing bad ones by name. \param input the example's input
+    void Parse(const ExampleInput& input)
+    {
+        gradientBytes =
+            input.ParseNumberIn("gradientBytes", gradientBytesText, 1, UINT64_MAX, true);
+        bucketBytes = input.ParseNumberIn("bucketBytes", bucketBytesText, 1, UINT64_MAX, true);
+        forwardTime = input.ParseTime("forwardTime", forwardTimeText);
+        backwardTime = input.ParseTime("backwardTime", backwardTimeText);
+        iterations =
+            static_cast<uint32_t>(input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX));
+    }
+
+    /// \return a helper of DataParallelApplications with these attributes
+    TrainingApplicationHelper CreateHelper() const
+    {
+        TrainingApplicationHelper dp("ns3::DataParallelApplication");
+        dp.SetAttribute("GradientBytes", UintegerValue(gradientBytes));
+        dp.SetAttribute("BucketBytes", UintegerValue(bucketBytes));
+        dp.SetAttribute("ForwardTime", StringValue(ConstantSeconds(forwardTime)));
+        dp.SetAttribute("BackwardTime", StringValue(ConstantSeconds(backwardTime)));
+        dp.SetAttribute("Iterations", UintegerValue(iterations));
+        return dp;
+    }
+
+    /// \return the workload in words, one line
+    std::string Describe() const
+    {
+        std::ostringstream what;
+        what << gradientBytes << " B of gradients in buckets of " << bucketBytes << " B, forward "
+             << forwardTime.As(Time::MS) << ", backward " << backwardTime.As(Time::MS) << ", "
+             << iterations << " iterations";
+        return what.str();
+    }
+
+    /// \param time a time \return a ConstantRandomVariable of it in seconds, as text
+    static std::string ConstantSeconds(Time time)
+    {
+        std::ostringstream text;
+        text.precision(17);
+        text << "ns3::ConstantRandomVariable[Constant=" << time.GetSeconds() << "]";
+        return text.str();
+    }
+};
+
+/**
+ * \param app a data-parallel workload after the run
+ * \return its mean iteration time, in seconds
+ */
+inline double
+GetMeanIterationTime(const TrainingApplication& app)
+{
+    double sum = 0;
+    for (const Time& t : app.GetIterationTimes())
+    {
+        sum += t.GetSeconds();
+    }
+    return app.GetIterationTimes().empty() ? 0 : sum / app.GetIterationTimes().size();
+}
+
+/// \param seconds a time in seconds \return it in microseconds, printed compactly
+inline std::string
+FormatMicroseconds(double seconds)
+{
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.1f us", seconds * 1e6);
+    return text;
+}
+
+/**
+ * \param stats samples in seconds
+ * \return "n N, mean M, p50 A, p99 B, max C" in microseconds
+ */
+inline std::string
+FormatStatistics(const SampleStatistics& stats)
+{
+    char text[160];
+    std::snprintf(text,
+                  sizeof(text),
+                  "n %" PRIu64 ", mean %.1f us, p50 %.1f us, p99 %.1f us, max %.1f us",
+                  stats.GetCount(),
+                  stats.GetMean() * 1e6,
+                  stats.GetPercentile(0.5) * 1e6,
+                  stats.GetPercentile(0.99) * 1e6,
+                  stats.GetMax() * 1e6);
+    return text;
+}
+
+/**
+ * Print a workload's iteration times, one line.
+ * \param app the workload after the run
+ */
+inline void
+PrintIterationTimes(const TrainingApplication& app)
+{
+    std::cout << "  iteration times:";
+    for (const Time& t : app.GetIterationTimes())
+    {
+        std::printf(" %.3f ms", t.GetSeconds() * 1e3);
+    }
+    std::cout << std::endl;
+}
+
+/**
+ * Print the simulation's header: the example, the fabric, the cluster and the
+ * stragglers.
+ * \param options the checked options \param what the workload, one line
+ */
+inline void
+PrintHeader(const WorkloadExampleOptions& options, const std::string& what)
+{
+    std::cout << options.input.GetProgram() << " on the " << options.fabric.fabric
+              << " fabric (congestion control " << options.congestionControl << "): " << what
+              << std::endl
+              << "  " << options.cluster.ToString() << std::endl;
+    for (const GpuSlowdown& slow : options.slowGpus)
+    {
+        std::cout << "  straggler: GPU " << slow.gpu << " computes " << slow.factor
+                  << " x slower from " << slow.at.As(Time::MS) << std::endl;
+    }
+    for (const NicSlowdown& slow : options.slowNics)
+    {
+        std::cout << "  impaired NIC: host " << slow.host << " (GPU "
+                  << options.cluster.GetGpuOfHost(slow.host) << ") sends at " << slow.fraction
+                  << " of the link rate from " << slow.at.As(Time::MS) << std::endl;
+    }
+}
+
+/**
+ * Write the workloads' results (TrainingApplicationHelper::WriteResults) and say
+ * where.
+ * \param apps the workloads \param options the options \param name file name,
+ *        without extension
+ */
+inline void
+WriteWorkloadResults(const ApplicationContainer& apps,
+                     const WorkloadExampleOptions& options,
+                     const std::string& name)
+{
+    const std::string prefix = options.GetResultsPrefix(name);
+    TrainingApplicationHelper::WriteResults(apps, prefix);
+    std::cout << "  results in " << prefix << ".json and " << prefix << ".csv" << std::endl;
+}
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_WORKLOAD_EXAMPLE_H */
