@@ -7,28 +7,31 @@
 // Each job first runs alone (a fresh simulation each, on the same GPUs), then all
 // run together; the slowdown of a job is its mean iteration time shared over alone.
 //
-// --placement chooses the GPUs. Hosts are numbered leaf by leaf (host h on leaf h /
-// hostsPerLeaf):
+// Jobs own whole servers (--jobGpus a multiple of --gpusPerServer); --placement
+// chooses which, k = jobGpus / gpusPerServer servers per job:
 //
-//   disjoint     job j takes hosts j x jobGpus .. (j+1) x jobGpus - 1: whole leaves
-//                of its own when jobGpus is a multiple of hostsPerLeaf (the jobs
-//                still meet in the spines, as every leaf-to-leaf flow does);
-//   interleaved  job j takes every jobs-th host from host j: every job on every
-//                leaf, sharing the leaves' host and fabric ports and the spines.
+//   disjoint     job j takes servers j x k .. j x k + k - 1: with the default
+//                server NIC placement, whole leaves of its own when a leaf's servers
+//                divide k (the jobs still meet in the spines, as every
+//                leaf-to-leaf flow does);
+//   interleaved  job j takes servers j, j + jobs, j + 2 x jobs, ...: the jobs share
+//                every leaf's fabric ports and the spines.
 //
+// Default cluster: 4 leaves of 8 hosts (two 4-GPU servers a leaf, NICs on their
+// server's leaf), 4 spines, 400 Gb/s: leaf uplinks at 2:1.
 // A job's ranks are its GPUs in GPU order. Prints each job's GPUs and its iteration
 // time alone and shared with the slowdown; writes every run's workload results and
 // a table of the slowdowns (JSON and CSV) in --resultsDir.
 //
 //   ./tenants
 //   ./tenants --placement=interleaved --fabric=ethernet
-//   ./tenants --jobs=3 --jobGpus=4 --leaves=4 --hostsPerLeaf=4 --gpusPerServer=4
+//   ./tenants --jobs=4 --jobGpus=8 --spines=2
 //
-// The data-parallel workload's options (--gradientBytes, --bucketBytes, ...) apply
-// to every job; sizes take binary suffixes (K, M, G), times a unit (s, ms, us, ns).
-// Every cluster field and fabric option is an option too. Bad input is refused
-// before anything is built, with a message naming the option and its value and
-// exit status 1.
+// The data-parallel workload's options (--gradientBytes, default 16M here,
+// --bucketBytes, default 4M, ...) apply to every job; sizes take binary suffixes (K, M, G), times a
+// unit (s, ms, us, ns). Every cluster field and fabric option is an option too. Bad input is
+// refused before anything is built, with a message naming the option and its value and exit
+// status 1.
 
 #include "workload-example.h"
 
@@ -49,20 +52,25 @@ namespace
 {
 
 /**
- * \param cluster the cluster \param jobs how many \param jobGpus GPUs per job
+ * \param cluster the cluster \param jobs how many \param jobGpus GPUs per job, a
+ *        multiple of the GPUs of a server
  * \param interleaved interleaved (else disjoint) placement
  * \return every job's GPUs, in GPU order (see the placements above)
  */
 std::vector<std::vector<uint32_t>>
 PlaceJobs(const ClusterDescription& cluster, uint32_t jobs, uint32_t jobGpus, bool interleaved)
 {
+    const uint32_t serversPerJob = jobGpus / cluster.gpusPerServer;
     std::vector<std::vector<uint32_t>> placement(jobs);
     for (uint32_t job = 0; job < jobs; ++job)
     {
-        for (uint32_t i = 0; i < jobGpus; ++i)
+        for (uint32_t i = 0; i < serversPerJob; ++i)
         {
-            const uint32_t host = interleaved ? job + i * jobs : job * jobGpus + i;
-            placement[job].push_back(cluster.GetGpuOfHost(host));
+            const uint32_t server = interleaved ? job + i * jobs : job * serversPerJob + i;
+            for (uint32_t local = 0; local < cluster.gpusPerServer; ++local)
+            {
+                placement[job].push_back(server * cluster.gpusPerServer + local);
+            }
         }
         std::sort(placement[job].begin(), placement[job].end());
     }
@@ -115,14 +123,23 @@ int
 main(int argc, char* argv[])
 {
     WorkloadExampleOptions options("tenants");
+    options.cluster.leaves = 4;
+    options.cluster.hostsPerLeaf = 8;
+    options.cluster.spines = 4;
+    options.cluster.gpusPerServer = 4;
+    options.cluster.nicPlacement = "server";
     DataParallelOptions workload;
+    workload.gradientBytesText = "16M"; // a few seconds for the three simulations
+    workload.bucketBytesText = "4M";
     std::string jobsText = "2";
-    std::string jobGpusText = "8";
+    std::string jobGpusText = "16";
     std::string placement = "disjoint";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("jobs", "data-parallel jobs sharing the fabric (at least 2)", jobsText);
-    cmd.AddValue("jobGpus", "GPUs of each job (at least 2)", jobGpusText);
+    cmd.AddValue("jobGpus",
+                 "GPUs of each job, whole servers (a multiple of gpusPerServer)",
+                 jobGpusText);
     cmd.AddValue("placement",
                  "disjoint (each job on leaves of its own) or interleaved (every job on every "
                  "leaf)",
@@ -144,6 +161,11 @@ main(int argc, char* argv[])
         input.Refuse("--jobs=" + jobsText + " of --jobGpus=" + jobGpusText + " need " +
                      std::to_string(uint64_t{jobs} * jobGpus) + " GPUs, the cluster has " +
                      std::to_string(hosts));
+    }
+    if (jobGpus % options.cluster.gpusPerServer != 0)
+    {
+        input.Refuse("--jobGpus=" + jobGpusText + " is not a multiple of gpusPerServer=" +
+                     std::to_string(options.cluster.gpusPerServer) + " (jobs own whole servers)");
     }
     if (placement != "disjoint" && placement != "interleaved")
     {

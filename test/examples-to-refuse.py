@@ -69,9 +69,10 @@ refused_examples = [
     ("tensor-parallel --computeJitter=-5us", "--computeJitter=-5us must not be negative"),
     ("tensor-parallel --tp=4 --gpus=0-7", "--gpus=0-7 lists 8 GPUs for --tp=4"),
     ("tensor-parallel --slowGpu=2:2:0,", "--slowGpu=2:2:0, ends with an empty item"),
-    ("tenants --jobs=1", "--jobs=1 must be in 2..8"),
-    ("tenants --jobGpus=1", "--jobGpus=1 must be in 2..16"),
-    ("tenants --jobs=3 --jobGpus=8", "--jobs=3 of --jobGpus=8 need 24 GPUs, the cluster has 16"),
+    ("tenants --jobs=1", "--jobs=1 must be in 2..16"),
+    ("tenants --jobGpus=1", "--jobGpus=1 must be in 2..32"),
+    ("tenants --jobGpus=6", "--jobGpus=6 is not a multiple of gpusPerServer=4 (jobs own whole servers)"),
+    ("tenants --jobs=3 --jobGpus=16", "--jobs=3 of --jobGpus=16 need 48 GPUs, the cluster has 32"),
     ("tenants --placement=random", "--placement=random is not a placement (disjoint or interleaved)"),
     ("tenants --iterations=0", "--iterations=0 must be in 1..4294967295"),
 ]
