@@ -330,15 +330,15 @@ class CellSegmentationTestSuite : public TestSuite
     CellSegmentationTestSuite()
         : TestSuite("ai-fabric-cell-segmentation", TestSuite::Type::UNIT)
     {
-        AddTestCase(new CellArithmeticTestCase(), TestCase::QUICK);
-        AddTestCase(new ReassemblyTimeoutTestCase(), TestCase::QUICK);
-        AddTestCase(new ReassemblyWrapTestCase(), TestCase::QUICK);
-        AddTestCase(new ReassemblyLossTestCase(), TestCase::QUICK);
+        AddTestCase(new CellArithmeticTestCase());
+        AddTestCase(new ReassemblyTimeoutTestCase());
+        AddTestCase(new ReassemblyWrapTestCase());
+        AddTestCase(new ReassemblyLossTestCase());
         for (uint32_t payload : {61u, 256u, 1000u})
         {
-            AddTestCase(new CellRoundTripTestCase(payload, true), TestCase::QUICK);
+            AddTestCase(new CellRoundTripTestCase(payload, true));
         }
-        AddTestCase(new CellRoundTripTestCase(256, false), TestCase::QUICK);
+        AddTestCase(new CellRoundTripTestCase(256, false));
     }
 };
 

@@ -239,19 +239,19 @@ class ClusterDescriptionTestSuite : public TestSuite
     ClusterDescriptionTestSuite()
         : TestSuite("ai-fabric-cluster-description", TestSuite::Type::UNIT)
     {
-        AddTestCase(new ClusterDescriptionNumberingTestCase, TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersByHandTestCase, TestCase::QUICK);
+        AddTestCase(new ClusterDescriptionNumberingTestCase);
+        AddTestCase(new ClusterDescriptionServersByHandTestCase);
         // (leaves, hostsPerLeaf, gpusPerServer, placement)
-        AddTestCase(new ClusterDescriptionServersTestCase(8, 4, 8, "rail"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(16, 2, 8, "rail"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(16, 16, 8, "rail"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(4, 8, 4, "rail"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(6, 3, 2, "rail"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(2, 16, 8, "server"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(4, 8, 8, "server"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(3, 6, 2, "server"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(3, 5, 1, "rail"), TestCase::QUICK);
-        AddTestCase(new ClusterDescriptionServersTestCase(3, 5, 1, "server"), TestCase::QUICK);
+        AddTestCase(new ClusterDescriptionServersTestCase(8, 4, 8, "rail"));
+        AddTestCase(new ClusterDescriptionServersTestCase(16, 2, 8, "rail"));
+        AddTestCase(new ClusterDescriptionServersTestCase(16, 16, 8, "rail"));
+        AddTestCase(new ClusterDescriptionServersTestCase(4, 8, 4, "rail"));
+        AddTestCase(new ClusterDescriptionServersTestCase(6, 3, 2, "rail"));
+        AddTestCase(new ClusterDescriptionServersTestCase(2, 16, 8, "server"));
+        AddTestCase(new ClusterDescriptionServersTestCase(4, 8, 8, "server"));
+        AddTestCase(new ClusterDescriptionServersTestCase(3, 6, 2, "server"));
+        AddTestCase(new ClusterDescriptionServersTestCase(3, 5, 1, "rail"));
+        AddTestCase(new ClusterDescriptionServersTestCase(3, 5, 1, "server"));
     }
 };
 

@@ -520,7 +520,7 @@ class CollectiveAlltoAllTestSuite : public TestSuite
 {
   public:
     CollectiveAlltoAllTestSuite()
-        : TestSuite("ai-fabric-collectives-alltoall", UNIT)
+        : TestSuite("ai-fabric-collectives-alltoall", TestSuite::Type::UNIT)
     {
         AddTestCase(new AlltoAllBusBandwidthTestCase<ScheduledFabricHelper>("scheduled", "4x4", 8));
         AddTestCase(new AlltoAllBusBandwidthTestCase<EthernetClosHelper>("Ethernet", "4x4", 8));

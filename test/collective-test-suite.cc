@@ -780,22 +780,22 @@ class CollectiveTestSuite : public TestSuite
 {
   public:
     CollectiveTestSuite()
-        : TestSuite("ai-fabric-collectives", UNIT)
+        : TestSuite("ai-fabric-collectives", TestSuite::Type::UNIT)
     {
         using Sched = RingAllReduceTimeTestCase<ScheduledFabricHelper>;
         using Eth = RingAllReduceTimeTestCase<EthernetClosHelper>;
         // One message per step (the classic formula), n = 3 .. 16 with odd n.
         for (uint32_t n : {3, 5, 8, 13, 16})
         {
-            AddTestCase(new Sched("scheduled", n, 1560000, 1), TestCase::QUICK);
+            AddTestCase(new Sched("scheduled", n, 1560000, 1));
         }
-        AddTestCase(new Eth("Ethernet", 16, 16000000, 1), TestCase::QUICK);
+        AddTestCase(new Eth("Ethernet", 16, 16000000, 1));
         // Two and more pieces per step: pipelined.
-        AddTestCase(new Sched("scheduled", 5, 12000001, 1), TestCase::QUICK);
-        AddTestCase(new Eth("Ethernet", 3, 16000000, 1), TestCase::QUICK);
+        AddTestCase(new Sched("scheduled", 5, 12000001, 1));
+        AddTestCase(new Eth("Ethernet", 3, 16000000, 1));
         // Two channels.
-        AddTestCase(new Sched("scheduled", 16, 1600000, 2), TestCase::QUICK);
-        AddTestCase(new Eth("Ethernet", 7, 7000000, 2), TestCase::QUICK);
+        AddTestCase(new Sched("scheduled", 16, 1600000, 2));
+        AddTestCase(new Eth("Ethernet", 7, 7000000, 2));
         // 256 MB (long).
         AddTestCase(new Eth("Ethernet", 3, 256000002, 1), TestCase::EXTENSIVE);
         AddTestCase(new Eth("Ethernet", 16, 256000000, 1), TestCase::EXTENSIVE);

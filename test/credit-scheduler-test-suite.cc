@@ -315,13 +315,13 @@ class CreditSchedulerTestSuite : public TestSuite
     CreditSchedulerTestSuite()
         : TestSuite("ai-fabric-credit-scheduler", TestSuite::Type::UNIT)
     {
-        AddTestCase(new CreditPacingTestCase(), TestCase::QUICK);
-        AddTestCase(new CreditWindowTestCase(), TestCase::QUICK);
-        AddTestCase(new CreditClassTestCase("StrictPriority"), TestCase::QUICK);
-        AddTestCase(new CreditClassTestCase("Weighted"), TestCase::QUICK);
-        AddTestCase(new CreditGateTestCase(), TestCase::QUICK);
-        AddTestCase(new CreditRefreshTestCase(), TestCase::QUICK);
-        AddTestCase(new CreditSparseTestCase(), TestCase::QUICK);
+        AddTestCase(new CreditPacingTestCase());
+        AddTestCase(new CreditWindowTestCase());
+        AddTestCase(new CreditClassTestCase("StrictPriority"));
+        AddTestCase(new CreditClassTestCase("Weighted"));
+        AddTestCase(new CreditGateTestCase());
+        AddTestCase(new CreditRefreshTestCase());
+        AddTestCase(new CreditSparseTestCase());
     }
 };
 

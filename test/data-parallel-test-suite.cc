@@ -244,7 +244,7 @@ class DataParallelTestSuite : public TestSuite
 {
   public:
     DataParallelTestSuite()
-        : TestSuite("ai-fabric-data-parallel", UNIT)
+        : TestSuite("ai-fabric-data-parallel", TestSuite::Type::UNIT)
     {
         AddTestCase(new DataParallelOverlapTestCase<ScheduledFabricHelper>("scheduled"));
         AddTestCase(new DataParallelOverlapTestCase<EthernetClosHelper>("Ethernet"));

@@ -213,8 +213,8 @@ class DcqcnTestSuite : public TestSuite
     DcqcnTestSuite()
         : TestSuite("ai-fabric-dcqcn", TestSuite::Type::UNIT)
     {
-        AddTestCase(new DcqcnConvergenceTestCase(40), TestCase::QUICK);
-        AddTestCase(new DcqcnConvergenceTestCase(100), TestCase::QUICK);
+        AddTestCase(new DcqcnConvergenceTestCase(40));
+        AddTestCase(new DcqcnConvergenceTestCase(100));
     }
 };
 

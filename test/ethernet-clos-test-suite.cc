@@ -813,18 +813,18 @@ class EthernetClosTestSuite : public TestSuite
     EthernetClosTestSuite()
         : TestSuite("ai-fabric-ethernet-clos", TestSuite::Type::UNIT)
     {
-        AddTestCase(new EthernetOneFlowTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetSprayTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetLoadBalancingTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetLosslessIncastTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetHeadroomTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetEcnCurveTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetLossyIncastTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetDcqcnTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetDcqcnIncastTestCase, TestCase::QUICK);
-        AddTestCase(new EthernetLinkFailureTestCase(false), TestCase::QUICK);
-        AddTestCase(new EthernetLinkFailureTestCase(true), TestCase::QUICK);
-        AddTestCase(new EthernetPauseFlapTestCase, TestCase::QUICK);
+        AddTestCase(new EthernetOneFlowTestCase);
+        AddTestCase(new EthernetSprayTestCase);
+        AddTestCase(new EthernetLoadBalancingTestCase);
+        AddTestCase(new EthernetLosslessIncastTestCase);
+        AddTestCase(new EthernetHeadroomTestCase);
+        AddTestCase(new EthernetEcnCurveTestCase);
+        AddTestCase(new EthernetLossyIncastTestCase);
+        AddTestCase(new EthernetDcqcnTestCase);
+        AddTestCase(new EthernetDcqcnIncastTestCase);
+        AddTestCase(new EthernetLinkFailureTestCase(false));
+        AddTestCase(new EthernetLinkFailureTestCase(true));
+        AddTestCase(new EthernetPauseFlapTestCase);
     }
 };
 

@@ -721,7 +721,7 @@ class ExpertParallelTestSuite : public TestSuite
 {
   public:
     ExpertParallelTestSuite()
-        : TestSuite("ai-fabric-expert-parallel", UNIT)
+        : TestSuite("ai-fabric-expert-parallel", TestSuite::Type::UNIT)
     {
         AddTestCase(new MoeImbalanceTestCase("Zipf s 1.2", "ns3::ZipfGating[Exponent=1.2]", 2));
         AddTestCase(new MoeImbalanceTestCase("hot expert h 0.3",

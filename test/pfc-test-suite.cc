@@ -244,9 +244,9 @@ class PfcTestSuite : public TestSuite
     PfcTestSuite()
         : TestSuite("ai-fabric-pfc", TestSuite::Type::UNIT)
     {
-        AddTestCase(new PfcPauseTestCase(false), TestCase::QUICK);
-        AddTestCase(new PfcPauseTestCase(true), TestCase::QUICK);
-        AddTestCase(new PfcTransportTestCase(), TestCase::QUICK);
+        AddTestCase(new PfcPauseTestCase(false));
+        AddTestCase(new PfcPauseTestCase(true));
+        AddTestCase(new PfcTransportTestCase());
     }
 };
 

@@ -220,7 +220,7 @@ class PipelineParallelTestSuite : public TestSuite
 {
   public:
     PipelineParallelTestSuite()
-        : TestSuite("ai-fabric-pipeline-parallel", UNIT)
+        : TestSuite("ai-fabric-pipeline-parallel", TestSuite::Type::UNIT)
     {
         AddTestCase(new PipelineScheduleTestCase);
         for (const std::string schedule : {"ns3::GpipeSchedule", "ns3::OneFOneBSchedule"})

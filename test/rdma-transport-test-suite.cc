@@ -717,20 +717,20 @@ class RdmaTransportTestSuite : public TestSuite
     RdmaTransportTestSuite()
         : TestSuite("ai-fabric-rdma-transport", TestSuite::Type::UNIT)
     {
-        AddTestCase(new RdmaGoodputTestCase(1024), TestCase::QUICK);
-        AddTestCase(new RdmaGoodputTestCase(4096), TestCase::QUICK);
-        AddTestCase(new RdmaMessagesTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::RANDOM), TestCase::QUICK);
-        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::BURST), TestCase::QUICK);
-        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::LIST_BURST), TestCase::QUICK);
-        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::BOTH_WAYS), TestCase::QUICK);
-        AddTestCase(new RdmaTailLossTestCase(16), TestCase::QUICK);
-        AddTestCase(new RdmaTailLossTestCase(1), TestCase::QUICK);
-        AddTestCase(new RdmaRetryLimitTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaRoundRobinWindowTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaConnectionsTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaHugeMessageTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaSlowProgressTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaGoodputTestCase(1024));
+        AddTestCase(new RdmaGoodputTestCase(4096));
+        AddTestCase(new RdmaMessagesTestCase());
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::RANDOM));
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::BURST));
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::LIST_BURST));
+        AddTestCase(new RdmaLossTestCase(RdmaLossTestCase::BOTH_WAYS));
+        AddTestCase(new RdmaTailLossTestCase(16));
+        AddTestCase(new RdmaTailLossTestCase(1));
+        AddTestCase(new RdmaRetryLimitTestCase());
+        AddTestCase(new RdmaRoundRobinWindowTestCase());
+        AddTestCase(new RdmaConnectionsTestCase());
+        AddTestCase(new RdmaHugeMessageTestCase());
+        AddTestCase(new RdmaSlowProgressTestCase());
     }
 };
 

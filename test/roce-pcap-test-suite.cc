@@ -328,8 +328,8 @@ class RocePcapTestSuite : public TestSuite
     RocePcapTestSuite()
         : TestSuite("ai-fabric-roce-pcap", TestSuite::Type::UNIT)
     {
-        AddTestCase(new RocePcapTestCase(), TestCase::QUICK);
-        AddTestCase(new ClosPfcPcapTestCase(), TestCase::QUICK);
+        AddTestCase(new RocePcapTestCase());
+        AddTestCase(new ClosPfcPcapTestCase());
     }
 };
 

@@ -407,10 +407,10 @@ class ScaleUpSwitchTestSuite : public TestSuite
     ScaleUpSwitchTestSuite()
         : TestSuite("ai-fabric-scale-up-switch", TestSuite::Type::UNIT)
     {
-        AddTestCase(new ScaleUpSwitchIdleTestCase, TestCase::QUICK);
-        AddTestCase(new ScaleUpSwitchSharedPortTestCase, TestCase::QUICK);
-        AddTestCase(new ScaleUpSwitchDisjointTestCase, TestCase::QUICK);
-        AddTestCase(new ScaleUpSwitchCountersTestCase, TestCase::QUICK);
+        AddTestCase(new ScaleUpSwitchIdleTestCase);
+        AddTestCase(new ScaleUpSwitchSharedPortTestCase);
+        AddTestCase(new ScaleUpSwitchDisjointTestCase);
+        AddTestCase(new ScaleUpSwitchCountersTestCase);
     }
 };
 

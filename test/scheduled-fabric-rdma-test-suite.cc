@@ -621,15 +621,15 @@ class ScheduledFabricRdmaTestSuite : public TestSuite
     ScheduledFabricRdmaTestSuite()
         : TestSuite("ai-fabric-scheduled-fabric-rdma", TestSuite::Type::UNIT)
     {
-        AddTestCase(new RdmaOneFlowTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaIncastTestCase(0), TestCase::QUICK);
-        AddTestCase(new RdmaIncastTestCase(37), TestCase::QUICK);
-        AddTestCase(new RdmaPermutationTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaLinkFailureTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaAllToAllTestCase(), TestCase::QUICK);
-        AddTestCase(new RdmaSprayTestCase("RoundRobin"), TestCase::QUICK);
-        AddTestCase(new RdmaSprayTestCase("LeastLoaded"), TestCase::QUICK);
-        AddTestCase(new RdmaConservationTestCase(), TestCase::QUICK);
+        AddTestCase(new RdmaOneFlowTestCase());
+        AddTestCase(new RdmaIncastTestCase(0));
+        AddTestCase(new RdmaIncastTestCase(37));
+        AddTestCase(new RdmaPermutationTestCase());
+        AddTestCase(new RdmaLinkFailureTestCase());
+        AddTestCase(new RdmaAllToAllTestCase());
+        AddTestCase(new RdmaSprayTestCase("RoundRobin"));
+        AddTestCase(new RdmaSprayTestCase("LeastLoaded"));
+        AddTestCase(new RdmaConservationTestCase());
     }
 };
 

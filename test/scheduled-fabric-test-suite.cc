@@ -1150,27 +1150,27 @@ class ScheduledFabricTestSuite : public TestSuite
     ScheduledFabricTestSuite()
         : TestSuite("ai-fabric-scheduled-fabric", TestSuite::Type::UNIT)
     {
-        AddTestCase(new OneFlowTestCase(2), TestCase::QUICK);
-        AddTestCase(new OneFlowTestCase(1), TestCase::QUICK);
-        AddTestCase(new LateStartTestCase(), TestCase::QUICK);
-        AddTestCase(new IncastTestCase(0), TestCase::QUICK);
-        AddTestCase(new IncastTestCase(37), TestCase::QUICK);
-        AddTestCase(new IncastRateTestCase("400Gbps"), TestCase::QUICK);
-        AddTestCase(new IncastRateTestCase("800Gbps"), TestCase::QUICK);
-        AddTestCase(new LocalAndRemoteIncastTestCase(), TestCase::QUICK);
-        AddTestCase(new PermutationTestCase(), TestCase::QUICK);
-        AddTestCase(new SparseStateTestCase(), TestCase::QUICK);
-        AddTestCase(new SprayTestCase("RoundRobin"), TestCase::QUICK);
-        AddTestCase(new SprayTestCase("LeastLoaded"), TestCase::QUICK);
-        AddTestCase(new ConservationTestCase(), TestCase::QUICK);
-        AddTestCase(new LinkFailureTestCase(), TestCase::QUICK);
-        AddTestCase(new PfcTestCase(), TestCase::QUICK);
-        AddTestCase(new IncastLinkFailureTestCase(), TestCase::QUICK);
-        AddTestCase(new CreditWatchdogTestCase(), TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase(), TestCase::QUICK);
-        AddTestCase(new TrafficClassTestCase("StrictPriority"), TestCase::QUICK);
-        AddTestCase(new TrafficClassTestCase("Weighted"), TestCase::QUICK);
-        AddTestCase(new ObservabilityTestCase(), TestCase::QUICK);
+        AddTestCase(new OneFlowTestCase(2));
+        AddTestCase(new OneFlowTestCase(1));
+        AddTestCase(new LateStartTestCase());
+        AddTestCase(new IncastTestCase(0));
+        AddTestCase(new IncastTestCase(37));
+        AddTestCase(new IncastRateTestCase("400Gbps"));
+        AddTestCase(new IncastRateTestCase("800Gbps"));
+        AddTestCase(new LocalAndRemoteIncastTestCase());
+        AddTestCase(new PermutationTestCase());
+        AddTestCase(new SparseStateTestCase());
+        AddTestCase(new SprayTestCase("RoundRobin"));
+        AddTestCase(new SprayTestCase("LeastLoaded"));
+        AddTestCase(new ConservationTestCase());
+        AddTestCase(new LinkFailureTestCase());
+        AddTestCase(new PfcTestCase());
+        AddTestCase(new IncastLinkFailureTestCase());
+        AddTestCase(new CreditWatchdogTestCase());
+        AddTestCase(new DeterminismTestCase());
+        AddTestCase(new TrafficClassTestCase("StrictPriority"));
+        AddTestCase(new TrafficClassTestCase("Weighted"));
+        AddTestCase(new ObservabilityTestCase());
     }
 };
 

@@ -829,25 +829,25 @@ class ScheduledFlowControlTestSuite : public TestSuite
                                                                       {8, "62.5Gbps"}};
         for (const auto& [spines, rate] : shapes)
         {
-            AddTestCase(new PermutationBoundTestCase(spines, rate), TestCase::QUICK);
-            AddTestCase(new UdpPermutationBoundTestCase(spines, rate), TestCase::QUICK);
+            AddTestCase(new PermutationBoundTestCase(spines, rate));
+            AddTestCase(new UdpPermutationBoundTestCase(spines, rate));
         }
         for (const auto& [spines, rate] :
              std::vector<std::pair<uint32_t, std::string>>{{3, "100Gbps"},
                                                            {4, "100Gbps"},
                                                            {5, "100Gbps"}})
         {
-            AddTestCase(new AllToAllBoundTestCase(spines, rate), TestCase::QUICK);
-            AddTestCase(new UdpAllToAllBoundTestCase(spines, rate), TestCase::QUICK);
+            AddTestCase(new AllToAllBoundTestCase(spines, rate));
+            AddTestCase(new UdpAllToAllBoundTestCase(spines, rate));
         }
         for (uint32_t n : {8, 64})
         {
-            AddTestCase(new IncastFabricBoundTestCase(n), TestCase::QUICK);
+            AddTestCase(new IncastFabricBoundTestCase(n));
         }
-        AddTestCase(new FailoverTestCase(false, 4, false), TestCase::QUICK);
-        AddTestCase(new FailoverTestCase(false, 5, true), TestCase::QUICK);
-        AddTestCase(new FailoverTestCase(true, 4, true), TestCase::QUICK);
-        AddTestCase(new FailoverTestCase(true, 5, true), TestCase::QUICK);
+        AddTestCase(new FailoverTestCase(false, 4, false));
+        AddTestCase(new FailoverTestCase(false, 5, true));
+        AddTestCase(new FailoverTestCase(true, 4, true));
+        AddTestCase(new FailoverTestCase(true, 5, true));
     }
 };
 

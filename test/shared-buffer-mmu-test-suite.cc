@@ -588,10 +588,10 @@ class SharedBufferMmuTestSuite : public TestSuite
     SharedBufferMmuTestSuite()
         : TestSuite("ai-fabric-shared-buffer-mmu", TestSuite::Type::UNIT)
     {
-        AddTestCase(new MmuSharedPoolTestCase, TestCase::QUICK);
-        AddTestCase(new MmuLossyEgressTestCase, TestCase::QUICK);
-        AddTestCase(new MmuLosslessPfcTestCase, TestCase::QUICK);
-        AddTestCase(new MmuLosslessPoolFullTestCase, TestCase::QUICK);
+        AddTestCase(new MmuSharedPoolTestCase);
+        AddTestCase(new MmuLossyEgressTestCase);
+        AddTestCase(new MmuLosslessPfcTestCase);
+        AddTestCase(new MmuLosslessPoolFullTestCase);
     }
 };
 

@@ -208,7 +208,7 @@ class StragglerTestSuite : public TestSuite
 {
   public:
     StragglerTestSuite()
-        : TestSuite("ai-fabric-stragglers", UNIT)
+        : TestSuite("ai-fabric-stragglers", TestSuite::Type::UNIT)
     {
         AddTestCase(new SlowGpuPipelineTestCase);
         AddTestCase(new SlowGpuDataParallelTestCase);

@@ -400,7 +400,7 @@ class TensorParallelTestSuite : public TestSuite
 {
   public:
     TensorParallelTestSuite()
-        : TestSuite("ai-fabric-tensor-parallel", UNIT)
+        : TestSuite("ai-fabric-tensor-parallel", TestSuite::Type::UNIT)
     {
         AddTestCase(new TensorParallelIdleServerTestCase(false));
         AddTestCase(new TensorParallelIdleServerTestCase(true));

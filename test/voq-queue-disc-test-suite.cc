@@ -408,11 +408,11 @@ class VoqQueueDiscTestSuite : public TestSuite
     VoqQueueDiscTestSuite()
         : TestSuite("ai-fabric-voq-queue-disc", TestSuite::Type::UNIT)
     {
-        AddTestCase(new VoqCreditTestCase(), TestCase::QUICK);
-        AddTestCase(new VoqLimitTestCase(), TestCase::QUICK);
-        AddTestCase(new VoqSharedResumeTestCase(), TestCase::QUICK);
-        AddTestCase(new VoqTrafficControlTestCase(), TestCase::QUICK);
-        AddTestCase(new VoqSparseTestCase(), TestCase::QUICK);
+        AddTestCase(new VoqCreditTestCase());
+        AddTestCase(new VoqLimitTestCase());
+        AddTestCase(new VoqSharedResumeTestCase());
+        AddTestCase(new VoqTrafficControlTestCase());
+        AddTestCase(new VoqSparseTestCase());
     }
 };
 
