@@ -9,6 +9,7 @@
 #include "collective-test-common.h"
 
 #include "ns3/ai-fabric-module.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/test.h"
@@ -797,9 +798,9 @@ class CollectiveTestSuite : public TestSuite
         AddTestCase(new Sched("scheduled", 16, 1600000, 2));
         AddTestCase(new Eth("Ethernet", 7, 7000000, 2));
         // 256 MB (long).
-        AddTestCase(new Eth("Ethernet", 3, 256000002, 1), TestCase::EXTENSIVE);
-        AddTestCase(new Eth("Ethernet", 16, 256000000, 1), TestCase::EXTENSIVE);
-        AddTestCase(new Sched("scheduled", 5, 256000000, 1), TestCase::EXTENSIVE);
+        AddTestCase(new Eth("Ethernet", 3, 256000002, 1), ai_fabric::ExtensiveDuration());
+        AddTestCase(new Eth("Ethernet", 16, 256000000, 1), ai_fabric::ExtensiveDuration());
+        AddTestCase(new Sched("scheduled", 5, 256000000, 1), ai_fabric::ExtensiveDuration());
         AddTestCase(new ScaleUpRingAllReduceTestCase);
         using SchedHier = HierarchicalCollectiveTestCase<ScheduledFabricHelper>;
         using EthHier = HierarchicalCollectiveTestCase<EthernetClosHelper>;

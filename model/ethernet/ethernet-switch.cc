@@ -5,6 +5,7 @@
 #include "ethernet-switch.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -47,7 +48,7 @@ EthernetSwitch::GetTypeId()
             .AddAttribute("LoadBalancing",
                           "How a packet's egress is chosen among equal-cost ports",
                           EnumValue(EthernetSwitch::ECMP),
-                          MakeEnumAccessor(&EthernetSwitch::m_loadBalancing),
+                          ai_fabric::MakeEnumAccessor(&EthernetSwitch::m_loadBalancing),
                           MakeEnumChecker(EthernetSwitch::ECMP,
                                           "Ecmp",
                                           EthernetSwitch::PACKET_SPRAY,

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/aeth-header.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/bth-header.h"
 #include "ns3/cnp-header.h"
 #include "ns3/double.h"
@@ -103,7 +104,7 @@ RdmaTransport::GetTypeId()
             .AddAttribute("CongestionControl",
                           "None (line rate) or Dcqcn",
                           EnumValue(CC_NONE),
-                          MakeEnumAccessor(&RdmaTransport::m_cc),
+                          ai_fabric::MakeEnumAccessor(&RdmaTransport::m_cc),
                           MakeEnumChecker(CC_NONE, "None", CC_DCQCN, "Dcqcn"))
             .AddAttribute("CnpInterval",
                           "DCQCN notification point: at most one CNP per QP per interval",
@@ -492,7 +493,8 @@ RdmaTransport::Activate(RdmaQueuePair& qp)
 void
 RdmaTransport::ScheduleWake(Time at)
 {
-    if (m_wakeEvent.IsRunning() && m_wakeEvent.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
+    if (ai_fabric::IsPending(m_wakeEvent) &&
+        m_wakeEvent.GetTs() <= static_cast<uint64_t>(at.GetTimeStep()))
     {
         return;
     }
@@ -548,7 +550,8 @@ RdmaTransport::PullData(uint8_t priority)
         const bool ackRequest =
             (m_windowPackets > 0 && qp.GetSndNxt() - qp.GetSndUna() >= m_windowPackets) ||
             gap.GetSeconds() * m_ackInterval >= ackRequestInterval.GetSeconds() ||
-            (qp.rtoEvent.IsRunning() && now - (qp.rtoDeadline - m_rto) >= ackRequestInterval);
+            (ai_fabric::IsPending(qp.rtoEvent) &&
+             now - (qp.rtoDeadline - m_rto) >= ackRequestInterval);
         Ptr<Packet> packet = BuildData(qp, s, ackRequest);
         qp.nextSendTime = now + gap;
         if (qp.cc)
@@ -575,7 +578,7 @@ RdmaTransport::PullData(uint8_t priority)
             ++m_stats.retransmittedPackets;
             m_retransmitTrace(qpn, s.psn);
         }
-        if (wasIdle || !qp.rtoEvent.IsRunning())
+        if (wasIdle || !ai_fabric::IsPending(qp.rtoEvent))
         {
             ArmTimer(qp); // the timer measures from the oldest unacknowledged packet
         }
@@ -922,7 +925,7 @@ void
 RdmaTransport::ArmTimer(RdmaQueuePair& qp)
 {
     qp.rtoDeadline = Simulator::Now() + m_rto;
-    if (!qp.rtoEvent.IsRunning())
+    if (!ai_fabric::IsPending(qp.rtoEvent))
     {
         qp.rtoEvent =
             Simulator::Schedule(m_rto, &RdmaTransport::RetransmitTimeout, this, qp.GetQpn());

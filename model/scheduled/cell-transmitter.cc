@@ -8,6 +8,7 @@
 #include "spray-policy.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -279,7 +280,7 @@ CellTransmitter::Wakeup()
             ready.push_back(leaf);
         }
     }
-    if (m_waiting.size() > 0 && !m_wakeup.IsRunning())
+    if (m_waiting.size() > 0 && !ai_fabric::IsPending(m_wakeup))
     {
         ScheduleWakeup();
     }

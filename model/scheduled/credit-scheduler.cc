@@ -7,6 +7,7 @@
 #include "femtosecond-clock.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -57,7 +58,7 @@ CreditScheduler::GetTypeId()
             .AddAttribute("ClassMode",
                           "How traffic classes share the port",
                           EnumValue(CreditScheduler::STRICT_PRIORITY),
-                          MakeEnumAccessor(&CreditScheduler::m_classMode),
+                          ai_fabric::MakeEnumAccessor(&CreditScheduler::m_classMode),
                           MakeEnumChecker(CreditScheduler::STRICT_PRIORITY,
                                           "StrictPriority",
                                           CreditScheduler::WEIGHTED,
@@ -268,7 +269,7 @@ CreditScheduler::StallWindow()
     m_windowStalls++;
     m_windowStalled = true;
     m_running = false;
-    if (!m_windowCheck.IsRunning())
+    if (!ai_fabric::IsPending(m_windowCheck))
     {
         m_windowCheck =
             Simulator::Schedule(m_windowTimeout / AGE_BUCKETS, &CreditScheduler::CheckWindow, this);

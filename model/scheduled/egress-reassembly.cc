@@ -4,6 +4,7 @@
 
 #include "egress-reassembly.h"
 
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -77,7 +78,7 @@ EgressReassembly::Flush()
 void
 EgressReassembly::ArmTimer(uint32_t source)
 {
-    if (m_timers[source].IsRunning() || !m_reassembler.IsPending(source))
+    if (ai_fabric::IsPending(m_timers[source]) || !m_reassembler.IsPending(source))
     {
         return;
     }

@@ -16,6 +16,7 @@
 #include "voq-queue-disc.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -170,7 +171,7 @@ ScheduledLeafSwitch::GetTypeId()
             .AddAttribute("UnroutableAction",
                           "What to do with a packet for an address outside the cluster",
                           EnumValue(ScheduledLeafSwitch::ABORT),
-                          MakeEnumAccessor(&ScheduledLeafSwitch::m_unroutable),
+                          ai_fabric::MakeEnumAccessor(&ScheduledLeafSwitch::m_unroutable),
                           MakeEnumChecker(ScheduledLeafSwitch::ABORT,
                                           "Abort",
                                           ScheduledLeafSwitch::DROP,

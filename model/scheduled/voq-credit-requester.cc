@@ -6,6 +6,7 @@
 
 #include "voq-queue-disc.h"
 
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/log.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -163,7 +164,7 @@ VoqCreditRequester::ArmWatchdog()
 {
     // Control cells are lost only with failed links; after a failure anywhere
     // a watchdog looks for VOQs left waiting for credit that is not coming.
-    if (!m_watchdog.IsRunning())
+    if (!ai_fabric::IsPending(m_watchdog))
     {
         m_watchdog =
             Simulator::Schedule(m_params.creditTimeout, &VoqCreditRequester::Watchdog, this);

@@ -7,6 +7,7 @@
 #include "voq-queue-disc-item.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -133,7 +134,7 @@ VoqQueueDisc::GetTypeId()
                 "BufferFullAction",
                 "What to do when the ingress buffer is exhausted",
                 EnumValue(VoqQueueDisc::PFC),
-                MakeEnumAccessor(&VoqQueueDisc::m_action),
+                ai_fabric::MakeEnumAccessor(&VoqQueueDisc::m_action),
                 MakeEnumChecker(VoqQueueDisc::PFC, "Pfc", VoqQueueDisc::TAIL_DROP, "TailDrop"))
             .AddAttribute("CreditGated",
                           "Dequeue only from VOQs with positive credit (false: round robin "
