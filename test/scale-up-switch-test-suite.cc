@@ -21,15 +21,15 @@ namespace
 constexpr int64_t FS_PER_S = 1000000000000000LL;
 
 /// \param bytes bytes \param rate port rate \return B x 8 / rate, femtoseconds below
-__int128
+__int128_t
 TransferFs(uint64_t bytes, DataRate rate)
 {
-    return static_cast<__int128>(bytes) * 8 * FS_PER_S / rate.GetBitRate();
+    return static_cast<__int128_t>(bytes) * 8 * FS_PER_S / rate.GetBitRate();
 }
 
 /// \param fs a time in femtoseconds \return that time rounded up to the time step
 Time
-StepAtOrAfter(__int128 fs)
+StepAtOrAfter(__int128_t fs)
 {
     const int64_t stepFs = TimeStep(1).GetFemtoSeconds();
     return TimeStep(static_cast<int64_t>((fs + stepFs - 1) / stepFs));
@@ -150,8 +150,8 @@ class ScaleUpSwitchIdleTestCase : public TestCase
             Server server(8, rate, c.latency);
             server.PostAt(c.postAt, 3, 5, c.bytes);
             Simulator::Run();
-            const __int128 postFs =
-                static_cast<__int128>(c.postAt.GetTimeStep()) * TimeStep(1).GetFemtoSeconds();
+            const __int128_t postFs =
+                static_cast<__int128_t>(c.postAt.GetTimeStep()) * TimeStep(1).GetFemtoSeconds();
             const Time expected =
                 StepAtOrAfter(postFs + TransferFs(c.bytes, rate) + c.latency.GetFemtoSeconds());
             NS_TEST_ASSERT_MSG_EQ(server.done[0],
@@ -198,8 +198,8 @@ class ScaleUpSwitchSharedPortTestCase : public TestCase
         const DataRate rate("3600Gbps");
         const Time latency = MicroSeconds(1);
         const uint64_t bytes = 1 << 20;
-        const __int128 t = TransferFs(bytes, rate);
-        const __int128 l = latency.GetFemtoSeconds();
+        const __int128_t t = TransferFs(bytes, rate);
+        const __int128_t l = latency.GetFemtoSeconds();
         {
             Server server(8, rate, latency);
             server.Post(0, 1, bytes);
@@ -257,7 +257,7 @@ class ScaleUpSwitchSharedPortTestCase : public TestCase
                 server.Post(0, 1 + i % 7, small);
             }
             Simulator::Run();
-            const __int128 each = TransferFs(small, rate);
+            const __int128_t each = TransferFs(small, rate);
             for (uint32_t i = 0; i < 1000; ++i)
             {
                 NS_TEST_ASSERT_MSG_EQ(server.done[i],

@@ -125,8 +125,8 @@ ScaleUpSwitch::Transfer(uint32_t src, uint32_t dst, uint64_t bytes, Callback<voi
     NS_ABORT_MSG_IF(m_latency.IsStrictlyNegative(),
                     "ScaleUpSwitch: Latency must not be negative, got " << m_latency);
 
-    const __int128 nowFs = NowInFemtoSeconds();
-    __int128 startFs = nowFs;
+    const __int128_t nowFs = NowInFemtoSeconds();
+    __int128_t startFs = nowFs;
     if (m_txFreeFs[src] > startFs)
     {
         NS_LOG_LOGIC("GPU " << src << ": transmit port busy, transfer to " << dst << " waits");
@@ -142,17 +142,17 @@ ScaleUpSwitch::Transfer(uint32_t src, uint32_t dst, uint64_t bytes, Callback<voi
         NS_LOG_LOGIC("GPU " << src << " -> " << dst << ": both ports free, starts now");
     }
     // At most 2^64 x 8 x 10^15 < 2^117: no overflow in 128 bits.
-    const __int128 durationFs =
-        (static_cast<__int128>(bytes) * 8 * FEMTOSECONDS_PER_SECOND) / m_portRate.GetBitRate();
-    const __int128 endFs = startFs + durationFs;
+    const __int128_t durationFs =
+        (static_cast<__int128_t>(bytes) * 8 * FEMTOSECONDS_PER_SECOND) / m_portRate.GetBitRate();
+    const __int128_t endFs = startFs + durationFs;
     m_txFreeFs[src] = endFs;
     m_rxFreeFs[dst] = endFs;
 
     // Only the event is rounded, up, to the simulator's step: done never runs before
     // the last byte has arrived.
-    const __int128 doneFs = endFs + m_latency.GetFemtoSeconds();
+    const __int128_t doneFs = endFs + m_latency.GetFemtoSeconds();
     const int64_t stepFs = TimeStep(1).GetFemtoSeconds();
-    const __int128 doneStep = (doneFs + stepFs - 1) / stepFs;
+    const __int128_t doneStep = (doneFs + stepFs - 1) / stepFs;
     NS_ABORT_MSG_IF(doneStep > std::numeric_limits<int64_t>::max(),
                     "ScaleUpSwitch: a transfer of bytes=" << bytes
                                                           << " would end beyond the simulator's "

@@ -111,14 +111,14 @@ class ScaleUpSwitch : public Object
     DataRate m_portRate; //!< per GPU port, per direction
     Time m_latency;      //!< last byte out of the ports to completion
 
-    uint32_t m_gpus{0};                //!< GPUs attached
-    std::vector<__int128> m_txFreeFs;  //!< per GPU: transmit port busy until, fs
-    std::vector<__int128> m_rxFreeFs;  //!< per GPU: receive port busy until, fs
-    std::vector<uint64_t> m_bytesSent; //!< per GPU: bytes of completed transfers out
-    std::vector<uint64_t> m_bytesRecv; //!< per GPU: bytes of completed transfers in
-    uint64_t m_transfers{0};           //!< transfers completed
-    std::vector<Pending> m_pending;    //!< transfers in progress, by slot
-    std::vector<uint32_t> m_freeSlots; //!< unused slots of m_pending
+    uint32_t m_gpus{0};                 //!< GPUs attached
+    std::vector<__int128_t> m_txFreeFs; //!< per GPU: transmit port busy until, fs
+    std::vector<__int128_t> m_rxFreeFs; //!< per GPU: receive port busy until, fs
+    std::vector<uint64_t> m_bytesSent;  //!< per GPU: bytes of completed transfers out
+    std::vector<uint64_t> m_bytesRecv;  //!< per GPU: bytes of completed transfers in
+    uint64_t m_transfers{0};            //!< transfers completed
+    std::vector<Pending> m_pending;     //!< transfers in progress, by slot
+    std::vector<uint32_t> m_freeSlots;  //!< unused slots of m_pending
 
     TracedCallback<uint32_t, uint32_t, uint64_t> m_startTrace; //!< transfer posted
     TracedCallback<uint32_t, uint32_t, uint64_t> m_doneTrace;  //!< transfer complete

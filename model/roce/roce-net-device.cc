@@ -445,8 +445,8 @@ RoceNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
     // Exact serialisation: carry the sub-tick remainder from frame to frame, so the
     // long-run rate is exact whatever the Time resolution.
     uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + WIRE_EXTRA_BYTES);
-    unsigned __int128 num =
-        static_cast<unsigned __int128>(bits) * static_cast<uint64_t>(Seconds(1).GetTimeStep()) +
+    __uint128_t num =
+        static_cast<__uint128_t>(bits) * static_cast<uint64_t>(Seconds(1).GetTimeStep()) +
         m_txRemainder;
     uint64_t bps = m_bps.GetBitRate();
     Time txTime = TimeStep(static_cast<int64_t>(num / bps));

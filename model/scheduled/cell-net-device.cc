@@ -92,15 +92,15 @@ CellNetDevice::SendCell(const FabricCell& cell)
     {
         m_peer = m_channel->GetPeer(this);
     }
-    const __int128 nowFs = NowInFemtoSeconds();
-    const __int128 startFs = std::max(nowFs, m_busyUntilFs);
+    const __int128_t nowFs = NowInFemtoSeconds();
+    const __int128_t startFs = std::max(nowFs, m_busyUntilFs);
     const uint64_t backlog =
-        static_cast<uint64_t>((static_cast<__int128>(startFs - nowFs) * m_rate.GetBitRate()) /
+        static_cast<uint64_t>((static_cast<__int128_t>(startFs - nowFs) * m_rate.GetBitRate()) /
                               (8 * FEMTOSECONDS_PER_SECOND));
     m_backlogHighWater = std::max(m_backlogHighWater, backlog + cell.wireBytes);
-    const int64_t txFs =
-        static_cast<int64_t>((static_cast<__int128>(cell.wireBytes) * 8 * FEMTOSECONDS_PER_SECOND) /
-                             m_rate.GetBitRate());
+    const int64_t txFs = static_cast<int64_t>(
+        (static_cast<__int128_t>(cell.wireBytes) * 8 * FEMTOSECONDS_PER_SECOND) /
+        m_rate.GetBitRate());
     m_busyUntilFs = startFs + txFs;
     if (!m_channel->IsUp())
     {
@@ -112,7 +112,7 @@ CellNetDevice::SendCell(const FabricCell& cell)
         m_lostTrace(m_port, cell);
         return false;
     }
-    const __int128 arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
+    const __int128_t arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
     m_cellsSent++;
     m_bytesSent += cell.wireBytes;
     if (cell.type == FabricCell::DATA)
@@ -192,13 +192,13 @@ CellNetDevice::GetPortIndex() const
 uint64_t
 CellNetDevice::GetBacklogBytes() const
 {
-    const __int128 nowFs = NowInFemtoSeconds();
+    const __int128_t nowFs = NowInFemtoSeconds();
     if (m_busyUntilFs <= nowFs)
     {
         return 0;
     }
     return static_cast<uint64_t>(
-        (static_cast<__int128>(m_busyUntilFs - nowFs) * m_rate.GetBitRate()) /
+        (static_cast<__int128_t>(m_busyUntilFs - nowFs) * m_rate.GetBitRate()) /
         (8 * FEMTOSECONDS_PER_SECOND));
 }
 
@@ -227,19 +227,19 @@ CellNetDevice::HasRoomFor(uint32_t wireBytes) const
     }
     // backlog + wireBytes <= limit, with the backlog as time on the departure
     // clock: a multiplication per cell instead of a division.
-    const __int128 waitFs = m_busyUntilFs - NowInFemtoSeconds();
+    const __int128_t waitFs = m_busyUntilFs - NowInFemtoSeconds();
     return waitFs <= 0 ||
            waitFs * m_rate.GetBitRate() <=
-               static_cast<__int128>(m_queueLimit - wireBytes) * 8 * FEMTOSECONDS_PER_SECOND;
+               static_cast<__int128_t>(m_queueLimit - wireBytes) * 8 * FEMTOSECONDS_PER_SECOND;
 }
 
 Time
 CellNetDevice::GetTimeUntilBacklog(uint64_t bytes) const
 {
-    const __int128 nowFs = NowInFemtoSeconds();
-    const __int128 drainFs =
-        (static_cast<__int128>(bytes) * 8 * FEMTOSECONDS_PER_SECOND) / m_rate.GetBitRate();
-    const __int128 waitFs = m_busyUntilFs - drainFs - nowFs;
+    const __int128_t nowFs = NowInFemtoSeconds();
+    const __int128_t drainFs =
+        (static_cast<__int128_t>(bytes) * 8 * FEMTOSECONDS_PER_SECOND) / m_rate.GetBitRate();
+    const __int128_t waitFs = m_busyUntilFs - drainFs - nowFs;
     if (waitFs <= 0)
     {
         return Time(0);

@@ -161,17 +161,17 @@ class CellNetDevice : public NetDevice
     /// A cell arrived from the peer.
     void Receive(const FabricCell& cell);
 
-    Ptr<Node> m_node;           //!< owner
-    Ptr<CellChannel> m_channel; //!< link
-    Ptr<CellNetDevice> m_peer;  //!< other end (cached)
-    uint32_t m_ifIndex{0};      //!< interface index
-    uint32_t m_port{0};         //!< switch port index
-    Mac48Address m_address;     //!< nominal address
-    uint16_t m_mtu{1500};       //!< nominal MTU (cells are smaller)
-    DataRate m_rate;            //!< link rate
-    uint64_t m_fsPerByteNum{0}; //!< 8e15 (fs*bits per byte), for exact times
-    __int128 m_busyUntilFs{0};  //!< departure clock, femtoseconds (128 bits: no overflow)
-    std::deque<std::pair<__int128, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
+    Ptr<Node> m_node;            //!< owner
+    Ptr<CellChannel> m_channel;  //!< link
+    Ptr<CellNetDevice> m_peer;   //!< other end (cached)
+    uint32_t m_ifIndex{0};       //!< interface index
+    uint32_t m_port{0};          //!< switch port index
+    Mac48Address m_address;      //!< nominal address
+    uint16_t m_mtu{1500};        //!< nominal MTU (cells are smaller)
+    DataRate m_rate;             //!< link rate
+    uint64_t m_fsPerByteNum{0};  //!< 8e15 (fs*bits per byte), for exact times
+    __int128_t m_busyUntilFs{0}; //!< departure clock, femtoseconds (128 bits: no overflow)
+    std::deque<std::pair<__int128_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
     uint32_t m_generation{0};                   //!< bumped when in-flight cells are lost
     CellReceiveCallback m_rxCallback;           //!< to the switch
     std::vector<Callback<void>> m_linkChangeCb; //!< link change listeners

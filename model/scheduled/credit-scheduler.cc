@@ -329,7 +329,7 @@ CreditScheduler::Kick()
         return;
     }
     m_running = true;
-    const __int128 nowFs = NowInFemtoSeconds();
+    const __int128_t nowFs = NowInFemtoSeconds();
     // Pacing never runs ahead: an idle scheduler does not bank turns.
     m_nextFs = std::max(m_nextFs, nowFs);
     if (m_nextFs == nowFs)

@@ -248,7 +248,7 @@ class CreditScheduler : public Object
     uint32_t m_classCursor{0};           //!< weighted mode round-robin position
     uint32_t m_activeCount{0};           //!< VOQs with demand
     EventId m_tick;                      //!< next turn
-    __int128 m_nextFs{0};            //!< exact time of the next turn, fs (128 bits: no overflow)
+    __int128_t m_nextFs{0};          //!< exact time of the next turn, fs (128 bits: no overflow)
     bool m_running{false};           //!< ticking
     uint64_t m_grantedTotal{0};      //!< counter
     uint64_t m_grants{0};            //!< counter

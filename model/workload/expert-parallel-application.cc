@@ -157,7 +157,7 @@ ExpertParallelApplication::DoSetup()
                         << m_computeTimePerToken.As(Time::NS) << " must not be negative");
     // The most a rank can receive (and send back in the combine): every token of
     // every rank, TopK times.
-    const auto most = static_cast<unsigned __int128>(ranks) * m_tokensPerRank * m_topK;
+    const auto most = static_cast<__uint128_t>(ranks) * m_tokensPerRank * m_topK;
     NS_ABORT_MSG_IF(most * m_bytesPerToken > std::numeric_limits<uint64_t>::max(),
                     "ExpertParallelApplication: " << ranks << " ranks x TokensPerRank "
                                                   << m_tokensPerRank << " x TopK " << m_topK
