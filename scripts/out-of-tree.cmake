@@ -8,7 +8,12 @@
 # program), the GoogleTest tests, the examples of test/examples-to-run.py, the bad
 # input of test/examples-to-refuse.py, and the format and wscript list checks.
 
-set(CMAKE_CXX_STANDARD 17)
+# C++17 by default, as Debian's ns-3.37 is built; ns-3.48 builds as C++23, and
+# -DAI_FABRIC_CXX_STANDARD=23 with CMAKE_PREFIX_PATH at an ns-3.48 install checks
+# that the module compiles that way too. (ns-3.37's own headers are not C++20:
+# its singleton.h declares constructors as Singleton<T>(), which GCC refuses.)
+set(AI_FABRIC_CXX_STANDARD 17 CACHE STRING "C++ standard of the module's code (17, 20 or 23)")
+set(CMAKE_CXX_STANDARD ${AI_FABRIC_CXX_STANDARD})
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
 set(CMAKE_CXX_EXTENSIONS OFF)
 if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
