@@ -156,7 +156,7 @@ class PfcPauseTestCase : public TestCase
         Time restart = FirstAfter(log, 3, arrival + NanoSeconds(1));
         NS_TEST_EXPECT_MSG_GT_OR_EQ(restart, pauseEnd, "not before the pause ends");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(restart, pauseEnd + frame, "within one frame after it");
-        NS_TEST_ASSERT_MSG_EQ(received.size(), m_resume ? 2 : 1, "PFC frames received");
+        NS_TEST_ASSERT_MSG_EQ(received.size(), (m_resume ? 2 : 1), "PFC frames received");
         NS_TEST_EXPECT_MSG_EQ(+received[0].first, 3, "priority");
         NS_TEST_EXPECT_MSG_EQ(received[0].second, quanta, "quanta");
         NS_TEST_EXPECT_MSG_EQ(b->GetCounters().pfcSent, received.size(), "counted at sender");
