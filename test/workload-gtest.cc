@@ -50,61 +50,47 @@ TEST(SampleStatisticsDeathTest, ProbabilityOutsideZeroOne)
 namespace
 {
 
-/// Install a pipeline on GPUs 0..3 of 16 one-GPU servers with one attribute set.
+/// Install a workload on GPUs 0..3 of 16 one-GPU servers with one attribute set.
 void
-PipelineWith(const std::string& attribute, const AttributeValue& value)
+WorkloadWith(const std::string& typeId, const std::string& attribute, const AttributeValue& value)
 {
     ClusterDescription c = SmallCluster(4, 4, 4);
     c.gpusPerServer = 1;
     RdmaCluster<ScheduledFabricHelper> f(c);
     CollectiveHelper collectives;
     collectives.Install(c, f.rdma);
-    TrainingApplicationHelper pipeline("ns3::PipelineParallelApplication");
-    pipeline.SetAttribute(attribute, value);
-    pipeline.Install(collectives.CreateCommunicator({0, 1, 2, 3}), collectives);
+    TrainingApplicationHelper workload(typeId);
+    workload.SetAttribute(attribute, value);
+    workload.Install(collectives.CreateCommunicator({0, 1, 2, 3}), collectives);
 }
 
 } // namespace
 
 TEST(PipelineParallelDeathTest, BadParametersAreRefusedByName)
 {
-    EXPECT_DEATH(PipelineWith("Microbatches", UintegerValue(0)),
+    EXPECT_DEATH(WorkloadWith("ns3::PipelineParallelApplication", "Microbatches", UintegerValue(0)),
                  "Microbatches 0 must be at least 1");
-    EXPECT_DEATH(PipelineWith("Iterations", UintegerValue(0)), "Iterations 0 must be at least 1");
-    EXPECT_DEATH(PipelineWith("Stages", UintegerValue(5)),
+    EXPECT_DEATH(WorkloadWith("ns3::PipelineParallelApplication", "Iterations", UintegerValue(0)),
+                 "Iterations 0 must be at least 1");
+    EXPECT_DEATH(WorkloadWith("ns3::PipelineParallelApplication", "Stages", UintegerValue(5)),
                  "Stages 5 is larger than the 4 ranks of the communicator");
-    EXPECT_DEATH(PipelineWith("ForwardTime", TimeValue(MicroSeconds(-1))),
+    EXPECT_DEATH(WorkloadWith("ns3::PipelineParallelApplication",
+                              "ForwardTime",
+                              TimeValue(MicroSeconds(-1))),
                  "ForwardTime -1.* must not be negative");
-    EXPECT_DEATH(PipelineWith("Schedule", TypeIdValue(TypeId::LookupByName("ns3::Node"))),
+    EXPECT_DEATH(WorkloadWith("ns3::PipelineParallelApplication",
+                              "Schedule",
+                              TypeIdValue(TypeId::LookupByName("ns3::Node"))),
                  "Schedule ns3::Node is not a PipelineSchedule");
 }
 
-namespace
-{
-
-/// Install a data-parallel job on GPUs 0..3 of 16 one-GPU servers with one attribute set.
-void
-DataParallelWith(const std::string& attribute, const AttributeValue& value)
-{
-    ClusterDescription c = SmallCluster(4, 4, 4);
-    c.gpusPerServer = 1;
-    RdmaCluster<ScheduledFabricHelper> f(c);
-    CollectiveHelper collectives;
-    collectives.Install(c, f.rdma);
-    TrainingApplicationHelper dp("ns3::DataParallelApplication");
-    dp.SetAttribute(attribute, value);
-    dp.Install(collectives.CreateCommunicator({0, 1, 2, 3}), collectives);
-}
-
-} // namespace
-
 TEST(DataParallelDeathTest, BadParametersAreRefusedByName)
 {
-    EXPECT_DEATH(DataParallelWith("GradientBytes", UintegerValue(0)),
+    EXPECT_DEATH(WorkloadWith("ns3::DataParallelApplication", "GradientBytes", UintegerValue(0)),
                  "GradientBytes 0 must be at least 1");
-    EXPECT_DEATH(DataParallelWith("BucketBytes", UintegerValue(0)),
+    EXPECT_DEATH(WorkloadWith("ns3::DataParallelApplication", "BucketBytes", UintegerValue(0)),
                  "BucketBytes 0 must be at least 1");
-    EXPECT_DEATH(DataParallelWith("Iterations", UintegerValue(0)),
+    EXPECT_DEATH(WorkloadWith("ns3::DataParallelApplication", "Iterations", UintegerValue(0)),
                  "DataParallelApplication: Iterations 0 must be at least 1");
 }
 
