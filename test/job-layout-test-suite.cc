@@ -81,7 +81,8 @@ MakeLayout(const std::vector<uint32_t>& gpus,
 const JobLayout::Dimension ALL[] = {JobLayout::TENSOR,
                                     JobLayout::PIPELINE,
                                     JobLayout::DATA,
-                                    JobLayout::EXPERT};
+                                    JobLayout::EXPERT,
+                                    JobLayout::EXPERT_DATA};
 
 /// \param groups groups of a shape on GPUs 0..N-1 \param map GPU -> GPU
 /// \return the same groups with every GPU mapped
@@ -107,6 +108,8 @@ MapGpus(std::vector<ExpectedGroup> groups, const std::function<uint32_t(uint32_t
  *   PP: tp and dp fixed, steps of 8: {0,8}, {1,9}, ..., {7,15}.
  *   EP: dp 0-1 and dp 2-3 of each DP group: {0,2}, {1,3}, {4,6}, {5,7}, {8,10},
  *       {9,11}, {12,14}, {13,15} (numbered by their first GPU).
+ *   EDP: tp, pp and dp mod 2 fixed, dp = 0, 2 or 1, 3: {0,4} (tp 0, pp 0, dp 0 and 2),
+ *       {1,5}, {2,6}, {3,7}, {8,12}, {9,13}, {10,14}, {11,15}.
  * \return the groups
  */
 std::vector<ExpectedGroup>
@@ -114,16 +117,18 @@ Tp2Pp2Dp4Ep2()
 {
     using D = JobLayout::Dimension;
     return {
-        {D::TENSOR, 0, {0, 1}},     {D::TENSOR, 1, {2, 3}},        {D::TENSOR, 2, {4, 5}},
-        {D::TENSOR, 3, {6, 7}},     {D::TENSOR, 4, {8, 9}},        {D::TENSOR, 5, {10, 11}},
-        {D::TENSOR, 6, {12, 13}},   {D::TENSOR, 7, {14, 15}},      {D::DATA, 0, {0, 2, 4, 6}},
-        {D::DATA, 1, {1, 3, 5, 7}}, {D::DATA, 2, {8, 10, 12, 14}}, {D::DATA, 3, {9, 11, 13, 15}},
-        {D::PIPELINE, 0, {0, 8}},   {D::PIPELINE, 1, {1, 9}},      {D::PIPELINE, 2, {2, 10}},
-        {D::PIPELINE, 3, {3, 11}},  {D::PIPELINE, 4, {4, 12}},     {D::PIPELINE, 5, {5, 13}},
-        {D::PIPELINE, 6, {6, 14}},  {D::PIPELINE, 7, {7, 15}},     {D::EXPERT, 0, {0, 2}},
-        {D::EXPERT, 1, {1, 3}},     {D::EXPERT, 2, {4, 6}},        {D::EXPERT, 3, {5, 7}},
-        {D::EXPERT, 4, {8, 10}},    {D::EXPERT, 5, {9, 11}},       {D::EXPERT, 6, {12, 14}},
-        {D::EXPERT, 7, {13, 15}},
+        {D::TENSOR, 0, {0, 1}},       {D::TENSOR, 1, {2, 3}},        {D::TENSOR, 2, {4, 5}},
+        {D::TENSOR, 3, {6, 7}},       {D::TENSOR, 4, {8, 9}},        {D::TENSOR, 5, {10, 11}},
+        {D::TENSOR, 6, {12, 13}},     {D::TENSOR, 7, {14, 15}},      {D::DATA, 0, {0, 2, 4, 6}},
+        {D::DATA, 1, {1, 3, 5, 7}},   {D::DATA, 2, {8, 10, 12, 14}}, {D::DATA, 3, {9, 11, 13, 15}},
+        {D::PIPELINE, 0, {0, 8}},     {D::PIPELINE, 1, {1, 9}},      {D::PIPELINE, 2, {2, 10}},
+        {D::PIPELINE, 3, {3, 11}},    {D::PIPELINE, 4, {4, 12}},     {D::PIPELINE, 5, {5, 13}},
+        {D::PIPELINE, 6, {6, 14}},    {D::PIPELINE, 7, {7, 15}},     {D::EXPERT, 0, {0, 2}},
+        {D::EXPERT, 1, {1, 3}},       {D::EXPERT, 2, {4, 6}},        {D::EXPERT, 3, {5, 7}},
+        {D::EXPERT, 4, {8, 10}},      {D::EXPERT, 5, {9, 11}},       {D::EXPERT, 6, {12, 14}},
+        {D::EXPERT, 7, {13, 15}},     {D::EXPERT_DATA, 0, {0, 4}},   {D::EXPERT_DATA, 1, {1, 5}},
+        {D::EXPERT_DATA, 2, {2, 6}},  {D::EXPERT_DATA, 3, {3, 7}},   {D::EXPERT_DATA, 4, {8, 12}},
+        {D::EXPERT_DATA, 5, {9, 13}}, {D::EXPERT_DATA, 6, {10, 14}}, {D::EXPERT_DATA, 7, {11, 15}},
     };
 }
 
@@ -388,6 +393,12 @@ class JobLayoutGroupsTestCase : public TestCase
                     case JobLayout::EXPERT:
                         NS_TEST_ASSERT_MSG_EQ((shareTp && sharePp &&
                                                c.dp / m_ep == head.dp / m_ep && c.dp % m_ep == r),
+                                              true,
+                                              name);
+                        break;
+                    case JobLayout::EXPERT_DATA:
+                        NS_TEST_ASSERT_MSG_EQ((shareTp && sharePp &&
+                                               c.dp % m_ep == head.dp % m_ep && c.dp / m_ep == r),
                                               true,
                                               name);
                         break;

@@ -10,6 +10,7 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
+#include <array>
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -92,6 +93,81 @@ TEST(DataParallelDeathTest, BadParametersAreRefusedByName)
                  "BucketBytes 0 must be at least 1");
     EXPECT_DEATH(WorkloadWith("ns3::DataParallelApplication", "Iterations", UintegerValue(0)),
                  "DataParallelApplication: Iterations 0 must be at least 1");
+}
+
+/**
+ * Install a combined job on the 16 one-GPU servers of a small cluster.
+ * \param degrees tp, pp, dp, ep \param model the model \param attribute an application
+ * attribute to set ("" for none) \param value its value
+ */
+void
+JobWith(std::array<uint32_t, 4> degrees,
+        Ptr<TransformerModel> model,
+        const std::string& attribute = "",
+        const AttributeValue& value = UintegerValue(1))
+{
+    ClusterDescription c = SmallCluster(4, 4, 4);
+    c.gpusPerServer = 1;
+    RdmaCluster<ScheduledFabricHelper> f(c);
+    CollectiveHelper collectives;
+    collectives.Install(c, f.rdma);
+    TrainingJobHelper job;
+    job.SetLayoutAttribute("TensorParallel", UintegerValue(degrees[0]));
+    job.SetLayoutAttribute("PipelineParallel", UintegerValue(degrees[1]));
+    job.SetLayoutAttribute("DataParallel", UintegerValue(degrees[2]));
+    job.SetLayoutAttribute("ExpertParallel", UintegerValue(degrees[3]));
+    job.SetAttribute("Model", PointerValue(model));
+    if (!attribute.empty())
+    {
+        job.SetAttribute(attribute, value);
+    }
+    std::vector<uint32_t> gpus;
+    for (uint32_t g = 0; g < degrees[0] * degrees[1] * degrees[2]; ++g)
+    {
+        gpus.push_back(g);
+    }
+    job.Install(gpus, collectives);
+}
+
+/// \param name preset \param attribute model attribute \param value its value
+/// \return the preset with the attribute set
+Ptr<TransformerModel>
+ModelWith(const std::string& name, const std::string& attribute, const AttributeValue& value)
+{
+    Ptr<TransformerModel> model = TransformerModel::CreatePreset(name);
+    model->SetAttribute(attribute, value);
+    return model;
+}
+
+TEST(TrainingJobDeathTest, BadParametersAreRefusedByName)
+{
+    Ptr<TransformerModel> dense = TransformerModel::CreatePreset("gpt3-1.3b");
+    Ptr<TransformerModel> moe = TransformerModel::CreatePreset("mixtral-8x7b");
+    EXPECT_DEATH(TransformerModel::CreatePreset("gpt5"),
+                 "unknown preset \"gpt5\" \\(known: gpt3-1.3b, gpt3-175b, llama2-70b, "
+                 "mixtral-8x7b, custom\\)");
+    EXPECT_DEATH(JobWith({1, 1, 4, 1}, dense, "Microbatches", UintegerValue(0)),
+                 "Microbatches 0 must be at least 1");
+    EXPECT_DEATH(JobWith({1, 1, 4, 1}, dense, "Iterations", UintegerValue(0)),
+                 "Iterations 0 must be at least 1");
+    EXPECT_DEATH(JobWith({1, 1, 4, 1}, dense, "GpuFlopRate", DoubleValue(0)),
+                 "GpuFlopRate 0 must be above 0");
+    EXPECT_DEATH(JobWith({1, 1, 4, 1}, dense, "BucketBytes", UintegerValue(0)),
+                 "BucketBytes 0 must be at least 1");
+    EXPECT_DEATH(
+        JobWith({1, 1, 4, 1}, dense, "Schedule", TypeIdValue(TypeId::LookupByName("ns3::Node"))),
+        "Schedule ns3::Node is not a PipelineSchedule");
+    EXPECT_DEATH(JobWith({1, 5, 1, 1}, dense), "Layers 24 is not a multiple of PipelineParallel 5");
+    EXPECT_DEATH(JobWith({1, 1, 4, 2}, dense), "ExpertParallel 2 for a model with no experts");
+    EXPECT_DEATH(JobWith({1, 1, 3, 3}, moe),
+                 "ExpertParallel 3 does not divide the model's "
+                 "Experts 8");
+    EXPECT_DEATH(JobWith({1, 1, 4, 4}, ModelWith("mixtral-8x7b", "TopK", UintegerValue(9))),
+                 "TopK 9 is above Experts 8");
+    EXPECT_DEATH(JobWith({1, 1, 4, 1}, ModelWith("custom", "Hidden", UintegerValue(0))),
+                 "Hidden must be at least 1, got 0");
+    EXPECT_DEATH(JobWith({1, 1, 4, 4}, moe, "Gating", StringValue("ns3::Node")),
+                 "TrainingJobApplication: Gating \"ns3::Node\" is not an ExpertGating");
 }
 
 TEST(TrainingApplicationHelperDeathTest, OnlyTrainingApplications)

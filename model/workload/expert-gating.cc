@@ -7,10 +7,12 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
 
 #include <algorithm>
 #include <numeric>
+#include <sstream>
 
 namespace ns3
 {
@@ -69,6 +71,25 @@ ExpertGating::Setup(uint32_t experts)
     {
         --m_lastPositive;
     }
+}
+
+Ptr<ExpertGating>
+ExpertGating::CreateFromSpec(const std::string& spec, const std::string& owner)
+{
+    NS_LOG_FUNCTION(spec << owner);
+    TypeId gating;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(spec.substr(0, spec.find('[')), &gating) ||
+                        !gating.IsChildOf(ExpertGating::GetTypeId()) || !gating.HasConstructor(),
+                    owner << ": Gating \"" << spec
+                          << "\" is not an ExpertGating subclass (ns3::UniformGating, "
+                             "ns3::ZipfGating, ns3::HotExpertGating)");
+    ObjectFactory factory;
+    std::istringstream text(spec);
+    text >> factory;
+    NS_ABORT_MSG_IF(text.fail(),
+                    owner << ": Gating \"" << spec
+                          << "\" is not a TypeId with attributes (ns3::ZipfGating[Exponent=1.2])");
+    return factory.Create<ExpertGating>();
 }
 
 uint32_t

@@ -9,6 +9,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -50,6 +51,15 @@ class ExpertGating : public Object
      * \param experts E (>= 1)
      */
     void Setup(uint32_t experts);
+
+    /**
+     * Create a gate from a Gating attribute's value: an ExpertGating TypeId name with
+     * optional attributes ("ns3::ZipfGating[Exponent=1.2]"). Stops with a message
+     * naming the owner, the attribute and the value if it is not one.
+     * \param spec the value \param owner the class whose Gating attribute it is
+     * \return the gate, not Setup
+     */
+    static Ptr<ExpertGating> CreateFromSpec(const std::string& spec, const std::string& owner);
     /// \return E (0 before Setup)
     uint32_t GetExperts() const;
 

@@ -163,24 +163,7 @@ ExpertParallelApplication::DoSetup()
                                                   << m_tokensPerRank << " x TopK " << m_topK
                                                   << " x BytesPerToken " << m_bytesPerToken
                                                   << " B does not fit in 64 bits");
-    // Gating: "ns3::ZipfGating" or "ns3::ZipfGating[Exponent=1.2|Shuffle=false]".
-    TypeId gating;
-    NS_ABORT_MSG_IF(
-        !TypeId::LookupByNameFailSafe(m_gatingSpec.substr(0, m_gatingSpec.find('[')), &gating) ||
-            !gating.IsChildOf(ExpertGating::GetTypeId()) || !gating.HasConstructor(),
-        "ExpertParallelApplication: Gating \"" << m_gatingSpec
-                                               << "\" is not an ExpertGating subclass "
-                                                  "(ns3::UniformGating, "
-                                                  "ns3::ZipfGating, "
-                                                  "ns3::HotExpertGating)");
-    ObjectFactory factory;
-    std::istringstream spec(m_gatingSpec);
-    spec >> factory;
-    NS_ABORT_MSG_IF(spec.fail(),
-                    "ExpertParallelApplication: Gating \""
-                        << m_gatingSpec
-                        << "\" is not a TypeId with attributes (ns3::ZipfGating[Exponent=1.2])");
-    m_gating = factory.Create<ExpertGating>();
+    m_gating = ExpertGating::CreateFromSpec(m_gatingSpec, "ExpertParallelApplication");
     m_gating->Setup(m_experts);
     m_expertsPerRank = m_experts / ranks;
     Ptr<CollectiveOperation> probe = CreateOperation("AlltoAllv");
@@ -189,7 +172,7 @@ ExpertParallelApplication::DoSetup()
                         << probe->GetInstanceTypeId().GetName()
                         << " is not a PairwiseAlltoAllv (it takes no matrix)");
     NS_LOG_LOGIC(m_experts << " experts on " << ranks << " ranks, " << m_expertsPerRank
-                           << " each; gating " << gating.GetName());
+                           << " each; gating " << m_gating->GetInstanceTypeId().GetName());
     m_tokens.clear();
     m_expertTokens.clear();
     m_waitTime.assign(ranks, Time(0));

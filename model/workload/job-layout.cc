@@ -88,6 +88,8 @@ JobLayout::GetDimensionName(Dimension dimension)
         return "dp";
     case EXPERT:
         return "ep";
+    case EXPERT_DATA:
+        return "edp";
     }
     NS_ABORT_MSG("JobLayout: unknown dimension " << static_cast<uint32_t>(dimension));
     return "";
@@ -199,7 +201,8 @@ JobLayout::Setup(const std::vector<uint32_t>& gpus)
             c[d] = rest % degree[d];
             rest /= degree[d];
         }
-        m_coordinates[i] = Coordinates{c[TENSOR], c[PIPELINE], c[DATA], c[DATA] % m_ep};
+        m_coordinates[i] =
+            Coordinates{c[TENSOR], c[PIPELINE], c[DATA], c[DATA] % m_ep, c[DATA] / m_ep};
     }
 
     // Groups: the group of dimension X of job index i is identified by its first
@@ -231,6 +234,9 @@ JobLayout::Setup(const std::vector<uint32_t>& gpus)
                 break;
             case EXPERT:
                 first.dp = c.dp - c.ep;
+                break;
+            case EXPERT_DATA:
+                first.dp = c.ep;
                 break;
             }
             const uint32_t firstIndex = GetIndex(first.tp, first.pp, first.dp);
@@ -295,6 +301,8 @@ JobLayout::GetDegree(Dimension dimension) const
         return m_dp;
     case EXPERT:
         return m_ep;
+    case EXPERT_DATA:
+        return m_dp / m_ep;
     }
     NS_ABORT_MSG("JobLayout: unknown dimension " << static_cast<uint32_t>(dimension));
     return 0;
@@ -399,6 +407,8 @@ JobLayout::GetRankInGroup(Dimension dimension, uint32_t gpu) const
         return c.dp;
     case EXPERT:
         return c.ep;
+    case EXPERT_DATA:
+        return c.edp;
     }
     NS_ABORT_MSG("JobLayout: unknown dimension " << static_cast<uint32_t>(dimension));
     return 0;

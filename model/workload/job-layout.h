@@ -36,9 +36,14 @@ struct ClusterDescription;
  * dp mod ep, so an EP group is ep consecutive DP indices (dp = k x ep .. k x ep +
  * ep - 1) of one (tp, pp) pair; its members share tp and pp and dp / ep.
  *
+ * The expert data parallel (edp) group of a GPU holds the replicas of its experts:
+ * the dp / ep GPUs of its (tp, pp) pair with its ep coordinate (dp = ep, ep + ep, ...),
+ * which AllReduce the experts' gradients as a DP group does the dense ones.
+ *
  * The group of dimension X of a GPU is every GPU that shares its other coordinates
- * (for EP: tp, pp and dp / ep), in order of their X coordinate (for EP, of dp mod ep):
- * a GPU's rank in its group of X is its X coordinate. A dimension has N / degree
+ * (for EP: tp, pp and dp / ep; for EDP: tp, pp and dp mod ep), in order of their X
+ * coordinate (for EP, of dp mod ep; for EDP, of dp / ep): a GPU's rank in its group of
+ * X is its X coordinate. A dimension has N / degree
  * groups, numbered in order of their first member's job index.
  *
  * Example, 16 GPUs 0..15, tp 2, pp 2, dp 4, ep 2, order "tp-dp-pp" (i = tp + 2 x (dp +
@@ -63,22 +68,24 @@ class JobLayout : public Object
     /// The parallel dimensions.
     enum Dimension : uint8_t
     {
-        TENSOR = 0,   //!< tensor parallel ("tp")
-        PIPELINE = 1, //!< pipeline parallel ("pp")
-        DATA = 2,     //!< data parallel ("dp")
-        EXPERT = 3,   //!< expert parallel ("ep"), carved out of DP
+        TENSOR = 0,      //!< tensor parallel ("tp")
+        PIPELINE = 1,    //!< pipeline parallel ("pp")
+        DATA = 2,        //!< data parallel ("dp")
+        EXPERT = 3,      //!< expert parallel ("ep"), carved out of DP
+        EXPERT_DATA = 4, //!< expert data parallel ("edp"): the replicas of one expert
     };
 
-    /// Number of dimensions (TENSOR .. EXPERT).
-    static constexpr uint32_t N_DIMENSIONS = 4;
+    /// Number of dimensions (TENSOR .. EXPERT_DATA).
+    static constexpr uint32_t N_DIMENSIONS = 5;
 
     /// The coordinates of one GPU in the job.
     struct Coordinates
     {
-        uint32_t tp{0}; //!< tensor parallel index (rank in its TP group)
-        uint32_t pp{0}; //!< pipeline stage (rank in its PP group)
-        uint32_t dp{0}; //!< data parallel index (rank in its DP group)
-        uint32_t ep{0}; //!< dp mod ep (rank in its EP group)
+        uint32_t tp{0};  //!< tensor parallel index (rank in its TP group)
+        uint32_t pp{0};  //!< pipeline stage (rank in its PP group)
+        uint32_t dp{0};  //!< data parallel index (rank in its DP group)
+        uint32_t ep{0};  //!< dp mod ep (rank in its EP group)
+        uint32_t edp{0}; //!< dp / ep (rank in its expert data parallel group)
     };
 
     /**
