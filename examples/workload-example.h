@@ -470,6 +470,78 @@ struct DataParallelOptions
 };
 
 /**
+ * The MoE gate's options (--gating, --skew), for the examples with experts: a
+ * uniform gate, Zipf with exponent --skew, or one hot expert taking --skew of the
+ * first choices.
+ */
+struct GatingOptions
+{
+    std::string gating{"uniform"}; //!< --gating
+    std::string skewText{"1.2"};   //!< --skew
+    double skew{0};                //!< after Parse
+
+    /// \param cmd the command line to add the options to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        cmd.AddValue("gating",
+                     "expert popularity: uniform, zipf (weight 1/(i+1)^skew) or hot (one "
+                     "expert takes --skew of the first choices), redrawn every iteration",
+                     gating);
+        cmd.AddValue("skew", "the Zipf exponent (>= 0) or the hot fraction (0..1)", skewText);
+    }
+
+    /// Read the options, refusing bad ones by name. \param input the example's input
+    void Parse(const ExampleInput& input)
+    {
+        if (gating != "uniform" && gating != "zipf" && gating != "hot")
+        {
+            input.Refuse("--gating=" + gating + " is not a gate (uniform, zipf or hot)");
+        }
+        skew = input.ParseReal("skew", skewText);
+        if (skew < 0)
+        {
+            input.Refuse("--skew=" + skewText + " must not be negative");
+        }
+        if (gating == "hot" && skew > 1)
+        {
+            input.Refuse("--skew=" + skewText + " is a hot fraction above 1");
+        }
+    }
+
+    /// \return the Gating attribute's value
+    std::string GetSpec() const
+    {
+        std::ostringstream spec;
+        spec.precision(17);
+        if (gating == "zipf")
+        {
+            spec << "ns3::ZipfGating[Exponent=" << skew << "]";
+        }
+        else if (gating == "hot")
+        {
+            spec << "ns3::HotExpertGating[HotFraction=" << skew << "]";
+        }
+        else
+        {
+            spec << "ns3::UniformGating";
+        }
+        return spec.str();
+    }
+
+    /// \return the gate in words
+    std::string Describe() const
+    {
+        std::ostringstream what;
+        what << gating;
+        if (gating != "uniform")
+        {
+            what << " " << skew;
+        }
+        return what.str();
+    }
+};
+
+/**
  * \param app a data-parallel workload after the run
  * \return its mean iteration time, in seconds
  */

@@ -31,6 +31,15 @@ cpp_examples = [
     ("tenants --gradientBytes=4M --bucketBytes=1M --iterations=1", "True", "True"),
     ("tenants --fabric=ethernet --placement=interleaved --gradientBytes=4M --bucketBytes=1M "
      "--iterations=1", "True", "True"),
+    ("expert-parallel --tokensPerRank=256 --iterations=1", "True", "True"),
+    ("expert-parallel --fabric=ethernet --ranks=8 --gpus=0-3,8-11 --experts=16 --gating=zipf "
+     "--skew=1.5 --tokensPerRank=256 --iterations=2 --slowGpu=3:2:0", "True", "True"),
+    ("training-job --model=custom --layers=4 --hidden=1024 --ffnHidden=4096 "
+     "--sequenceLength=512 --microbatches=4", "True", "True"),
+    ("training-job --fabric=ethernet --model=mixtral-8x7b --layers=2 --hidden=1024 "
+     "--ffnHidden=2048 --sequenceLength=256 --tp=2 --pp=2 --dp=8 --ep=4 --microbatches=2 "
+     "--gating=hot --skew=0.5 --gpusPerServer=4 --nicPlacement=server --sequenceParallel "
+     "--schedule=gpipe --slowGpu=5:1.5:0", "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]

@@ -1,0 +1,149 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Expert parallelism (a Mixture-of-Experts layer) on either fabric: --experts
+// experts spread evenly over the --ranks GPUs of an EP group; every iteration each
+// rank routes --tokensPerRank tokens to --topK distinct experts drawn by the gate
+// (--gating uniform, zipf or hot, with --skew), dispatches them with an AlltoAllv
+// of the drawn, uneven sizes (--bytesPerToken each), computes for the tokens it
+// received (--computePerToken each), and combines the results back with the
+// transposed AlltoAllv (ExpertParallelApplication).
+//
+// Prints each iteration's time, the load imbalance (max / mean tokens per expert
+// and per rank), the dispatch, compute and combine times, and how long each rank
+// waited for the most loaded one; writes the results as JSON and CSV in
+// --resultsDir.
+//
+//   ./expert-parallel
+//   ./expert-parallel --gating=zipf --skew=1.5 --fabric=ethernet
+//   ./expert-parallel --ranks=8 --experts=8 --gating=hot --skew=0.5
+//
+// Sizes take binary suffixes (K, M, G); times a unit (s, ms, us, ns). Every cluster
+// field and fabric option is an option too, and any model attribute can be set as
+// --ns3::<Type>::<Attribute>=<value>. Bad input is refused before anything is
+// built, with a message naming the option and its value and exit status 1.
+
+#include "workload-example.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+int
+main(int argc, char* argv[])
+{
+    WorkloadExampleOptions options("expert-parallel");
+    std::string ranksText = "16";
+    std::string gpusText;
+    std::string expertsText = "64";
+    std::string tokensPerRankText = "1024";
+    std::string topKText = "2";
+    std::string bytesPerTokenText = "8K";
+    std::string computePerTokenText = "1us";
+    std::string iterationsText = "2";
+    GatingOptions gate;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("ranks", "GPUs of the EP group (at least 2)", ranksText);
+    cmd.AddValue("gpus",
+                 "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1",
+                 gpusText);
+    cmd.AddValue("experts", "experts of the layer, a multiple of --ranks", expertsText);
+    cmd.AddValue("tokensPerRank", "tokens each rank routes per iteration", tokensPerRankText);
+    cmd.AddValue("topK", "distinct experts each token goes to (1 .. experts)", topKText);
+    cmd.AddValue("bytesPerToken",
+                 "bytes of a token's hidden state (hidden size x bytes per element)",
+                 bytesPerTokenText);
+    cmd.AddValue("computePerToken", "expert compute per token received (1us)", computePerTokenText);
+    cmd.AddValue("iterations", "training iterations (one MoE layer each)", iterationsText);
+    gate.AddToCommandLine(cmd);
+    options.AddToCommandLine(cmd);
+    cmd.Parse(argc, argv);
+
+    // Refuse bad input before anything is built.
+    const ExampleInput& input = options.input;
+    options.Check();
+    const uint32_t hosts = options.cluster.GetHosts();
+    const auto ranks = static_cast<uint32_t>(input.ParseNumberIn("ranks", ranksText, 2, hosts));
+    const auto experts =
+        static_cast<uint32_t>(input.ParseNumberIn("experts", expertsText, 1, UINT32_MAX));
+    if (experts % ranks != 0)
+    {
+        input.Refuse("--experts=" + expertsText + " is not a multiple of --ranks=" + ranksText);
+    }
+    const uint64_t tokensPerRank =
+        input.ParseNumberIn("tokensPerRank", tokensPerRankText, 1, UINT32_MAX);
+    const uint64_t topK = input.ParseNumberIn("topK", topKText, 1, UINT32_MAX);
+    if (topK > experts)
+    {
+        input.Refuse("--topK=" + topKText + " is above --experts=" + expertsText);
+    }
+    const uint64_t bytesPerToken =
+        input.ParseNumberIn("bytesPerToken", bytesPerTokenText, 1, uint64_t{1} << 40, true);
+    const Time computePerToken = input.ParseTime("computePerToken", computePerTokenText);
+    const uint64_t iterations = input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX);
+    gate.Parse(input);
+    std::vector<uint32_t> firstGpus(ranks);
+    for (uint32_t g = 0; g < ranks; ++g)
+    {
+        firstGpus[g] = g;
+    }
+    const std::vector<uint32_t> gpus =
+        options.ParseGroup("gpus", gpusText, ranks, "ranks", firstGpus);
+
+    WorkloadSimulation simulation(options);
+    TrainingApplicationHelper moe("ns3::ExpertParallelApplication");
+    moe.SetAttribute("Experts", UintegerValue(experts));
+    moe.SetAttribute("TokensPerRank", UintegerValue(tokensPerRank));
+    moe.SetAttribute("TopK", UintegerValue(topK));
+    moe.SetAttribute("BytesPerToken", UintegerValue(bytesPerToken));
+    moe.SetAttribute("ComputeTimePerToken", TimeValue(computePerToken));
+    moe.SetAttribute("Gating", StringValue(gate.GetSpec()));
+    moe.SetAttribute("Iterations", UintegerValue(iterations));
+    ApplicationContainer apps =
+        moe.Install(simulation.collectives.CreateCommunicator(gpus), simulation.collectives);
+    Ptr<ExpertParallelApplication> app = DynamicCast<ExpertParallelApplication>(apps.Get(0));
+    app->AssignStreams(100);
+
+    std::ostringstream what;
+    what << experts << " experts on " << ranks << " GPUs (" << gpus.front() << " .. " << gpus.back()
+         << "), " << tokensPerRank << " tokens per rank to the top " << topK << ", "
+         << bytesPerToken << " B each, gating " << gate.Describe() << ", compute "
+         << computePerToken.As(Time::NS) << " per token, " << iterations << " iterations";
+    PrintHeader(options, what.str());
+    simulation.Run(apps);
+
+    PrintIterationTimes(*app);
+    std::printf("  imbalance (max / mean tokens): per expert mean %.3f max %.3f; per rank mean "
+                "%.3f max %.3f\n",
+                app->GetExpertImbalance().GetMean(),
+                app->GetExpertImbalance().GetMax(),
+                app->GetRankImbalance().GetMean(),
+                app->GetRankImbalance().GetMax());
+    std::cout << "  dispatch: " << FormatStatistics(app->GetDispatchTime()) << std::endl
+              << "  compute:  " << FormatStatistics(app->GetComputeTime()) << std::endl
+              << "  combine:  " << FormatStatistics(app->GetCombineTime()) << std::endl;
+    Time mostWait;
+    uint32_t mostWaiting = 0;
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        if (app->GetWaitTime(r) > mostWait)
+        {
+            mostWait = app->GetWaitTime(r);
+            mostWaiting = r;
+        }
+    }
+    std::cout << "  waiting for the most loaded rank: up to " << mostWait.As(Time::US) << " (rank "
+              << mostWaiting << ", GPU " << gpus[mostWaiting] << ")" << std::endl;
+    simulation.PrintFabricTotals();
+    WriteWorkloadResults(apps, options, "expert-parallel-" + options.fabric.fabric);
+    Simulator::Destroy();
+    return 0;
+}

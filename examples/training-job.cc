@@ -1,0 +1,304 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// A training job that combines the four kinds of parallelism on either fabric:
+// --tp x --pp x --dp GPUs (expert parallelism --ep carved out of dp) laid out in
+// Megatron's order (TP innermost, inside a server; then DP; then PP), training a
+// transformer (--model: a preset, or custom, with any size overridden) for
+// --iterations iterations of --microbatches microbatches (TrainingJobApplication):
+// TP collectives in every layer, stage-to-stage sends between pipeline stages,
+// dispatch and combine AlltoAllv in MoE layers, and the gradient AllReduce in
+// buckets under the last backward pass. Compute time follows from the model's
+// FLOPs at --gpuTflops per GPU.
+//
+// Prints the model and layout, each iteration's time, the model FLOP/s achieved
+// per GPU, every stage's bubble, and per kind of traffic its operations' times and
+// bytes; writes the results as JSON and CSV in --resultsDir.
+//
+//   ./training-job
+//   ./training-job --fabric=ethernet --schedule=gpipe --microbatches=8
+//   ./training-job --model=mixtral-8x7b --layers=4 --tp=4 --pp=1 --dp=8 --ep=8
+//   ./training-job --model=custom --hidden=4096 --layers=8 --sequenceLength=4096
+//
+// Presets: gpt3-1.3b, gpt3-175b, llama2-70b, mixtral-8x7b (sources in
+// doc/ai-fabric.rst); a preset's full size needs far more GPUs than a small
+// cluster has, so --layers (a multiple of --pp) keeps the run short. Sizes take
+// binary suffixes (K, M, G); times a unit. Every cluster field and fabric option
+// is an option too, and any model attribute can be set as
+// --ns3::<Type>::<Attribute>=<value>. Bad input is refused before anything is
+// built, with a message naming the option and its value and exit status 1.
+
+#include "workload-example.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A TransformerModel attribute settable from the command line (empty: the preset's).
+struct ModelOption
+{
+    const char* option;    //!< command-line name
+    const char* attribute; //!< TransformerModel attribute
+    const char* help;      //!< help text
+    uint64_t min;          //!< smallest value
+    std::string text;      //!< as given
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    WorkloadExampleOptions options("training-job");
+    // Four 8-GPU servers, rail-optimised: rail g is leaf g, 4 hosts a leaf.
+    options.cluster.leaves = 8;
+    options.cluster.hostsPerLeaf = 4;
+    options.cluster.spines = 4;
+    std::string modelName = "gpt3-1.3b";
+    std::vector<ModelOption> modelOptions{
+        {"layers", "Layers", "transformer layers (a multiple of --pp)", 1, ""},
+        {"hidden", "Hidden", "hidden size", 1, ""},
+        {"ffnHidden", "FfnHidden", "MLP (expert) inner size", 1, ""},
+        {"kvHidden", "KvHidden", "key/value size (0: hidden, no grouped-query attention)", 0, ""},
+        {"vocabulary", "Vocabulary", "vocabulary size", 0, ""},
+        {"sequenceLength", "SequenceLength", "tokens per sequence", 1, ""},
+        {"microbatchSize", "MicrobatchSize", "sequences per microbatch", 1, ""},
+        {"bytesPerElement", "BytesPerElement", "bytes per activation element", 1, ""},
+        {"experts", "Experts", "experts per MoE layer (0: dense)", 0, ""},
+        {"topK", "TopK", "experts per token", 1, ""},
+        {"moeInterval", "MoeLayerInterval", "one MoE layer every this many", 1, ""},
+    };
+    std::string tpText = "8";
+    std::string ppText = "2";
+    std::string dpText = "2";
+    std::string epText = "1";
+    std::string gpusText;
+    std::string microbatchesText = "4";
+    std::string schedule = "1f1b";
+    std::string gpuTflopsText = "400";
+    bool sequenceParallel = false;
+    std::string bucketBytesText = "80000000";
+    bool overlap = true;
+    std::string iterationsText = "1";
+    GatingOptions gate;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("model",
+                 "the model: gpt3-1.3b, gpt3-175b, llama2-70b, mixtral-8x7b or custom "
+                 "(the sizes' defaults)",
+                 modelName);
+    for (ModelOption& m : modelOptions)
+    {
+        cmd.AddValue(m.option, std::string(m.help) + " (empty: the model's)", m.text);
+    }
+    cmd.AddValue("tp", "tensor-parallel degree (inside a server)", tpText);
+    cmd.AddValue("pp", "pipeline stages", ppText);
+    cmd.AddValue("dp", "data-parallel degree", dpText);
+    cmd.AddValue("ep", "expert-parallel degree (divides dp and the experts)", epText);
+    cmd.AddValue("gpus",
+                 "the job's GPUs, tp x pp x dp of them (0-31); empty: GPUs 0 .. N-1",
+                 gpusText);
+    cmd.AddValue("microbatches", "microbatches per iteration per replica", microbatchesText);
+    cmd.AddValue("schedule", "pipeline schedule: 1f1b or gpipe", schedule);
+    cmd.AddValue("gpuTflops",
+                 "TFLOP/s one GPU achieves (400: an H100 at 40% of its dense BF16 peak)",
+                 gpuTflopsText);
+    cmd.AddValue("sequenceParallel",
+                 "ReduceScatter + AllGather in place of each TP AllReduce",
+                 sequenceParallel);
+    cmd.AddValue("bucketBytes", "gradient bytes per GPU in one DP bucket", bucketBytesText);
+    cmd.AddValue("overlap",
+                 "start gradient buckets under the last backward pass (false: after it)",
+                 overlap);
+    cmd.AddValue("iterations", "training iterations", iterationsText);
+    gate.AddToCommandLine(cmd);
+    options.AddToCommandLine(cmd);
+    cmd.Parse(argc, argv);
+
+    // Refuse bad input before anything is built.
+    const ExampleInput& input = options.input;
+    options.Check();
+    Ptr<TransformerModel> model;
+    {
+        const std::vector<std::string> presets = TransformerModel::GetPresetNames();
+        if (modelName != "custom" &&
+            std::find(presets.begin(), presets.end(), modelName) == presets.end())
+        {
+            std::string known;
+            for (const std::string& p : presets)
+            {
+                known += p + ", ";
+            }
+            input.Refuse("--model=" + modelName + " is not a preset (" + known + "custom)");
+        }
+        model = TransformerModel::CreatePreset(modelName);
+    }
+    for (const ModelOption& m : modelOptions)
+    {
+        if (!m.text.empty())
+        {
+            model->SetAttribute(
+                m.attribute,
+                UintegerValue(input.ParseNumberIn(m.option, m.text, m.min, UINT32_MAX, true)));
+        }
+    }
+    const std::string problem = model->FindProblem();
+    if (!problem.empty())
+    {
+        input.Refuse("the model: " + problem);
+    }
+    const uint32_t hosts = options.cluster.GetHosts();
+    const auto tp = static_cast<uint32_t>(input.ParseNumberIn("tp", tpText, 1, hosts));
+    const auto pp = static_cast<uint32_t>(input.ParseNumberIn("pp", ppText, 1, hosts));
+    const auto dp = static_cast<uint32_t>(input.ParseNumberIn("dp", dpText, 1, hosts));
+    const auto ep = static_cast<uint32_t>(input.ParseNumberIn("ep", epText, 1, hosts));
+    const uint64_t n = uint64_t{tp} * pp * dp;
+    if (n > hosts)
+    {
+        input.Refuse("--tp=" + tpText + " x --pp=" + ppText + " x --dp=" + dpText + " = " +
+                     std::to_string(n) + " GPUs, more than the cluster's " + std::to_string(hosts));
+    }
+    if (dp % ep != 0)
+    {
+        input.Refuse("--ep=" + epText + " does not divide --dp=" + dpText);
+    }
+    if (model->GetLayers() % pp != 0)
+    {
+        input.Refuse("--pp=" + ppText + " does not divide the model's " +
+                     std::to_string(model->GetLayers()) + " layers (--layers)");
+    }
+    if (model->GetExperts() == 0 && ep > 1)
+    {
+        input.Refuse("--ep=" + epText + " for a model without experts (--experts)");
+    }
+    if (model->GetExperts() % ep != 0)
+    {
+        input.Refuse("--ep=" + epText + " does not divide the model's " +
+                     std::to_string(model->GetExperts()) + " experts");
+    }
+    if (model->GetExperts() > 0 && model->GetTokensPerMicrobatch() % tp != 0)
+    {
+        input.Refuse("--tp=" + tpText + " does not divide a microbatch's " +
+                     std::to_string(model->GetTokensPerMicrobatch()) + " tokens");
+    }
+    const uint64_t microbatches =
+        input.ParseNumberIn("microbatches", microbatchesText, 1, UINT32_MAX);
+    if (schedule != "1f1b" && schedule != "gpipe")
+    {
+        input.Refuse("--schedule=" + schedule + " is not a schedule (1f1b or gpipe)");
+    }
+    const double gpuTflops = input.ParseReal("gpuTflops", gpuTflopsText);
+    if (!(gpuTflops > 0) || gpuTflops > 1e9)
+    {
+        input.Refuse("--gpuTflops=" + gpuTflopsText + " must be above 0 (and at most 1e9)");
+    }
+    const uint64_t bucketBytes =
+        input.ParseNumberIn("bucketBytes", bucketBytesText, 1, UINT64_MAX, true);
+    const uint64_t iterations = input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX);
+    gate.Parse(input);
+    std::vector<uint32_t> gpus(n);
+    for (uint32_t g = 0; g < n; ++g)
+    {
+        gpus[g] = g;
+    }
+    if (!gpusText.empty())
+    {
+        gpus = options.ParseGpus("gpus", gpusText);
+        if (gpus.size() != n)
+        {
+            input.Refuse("--gpus=" + gpusText + " lists " + std::to_string(gpus.size()) +
+                         " GPUs, the job has tp x pp x dp = " + std::to_string(n));
+        }
+    }
+
+    WorkloadSimulation simulation(options);
+    TrainingJobHelper job;
+    job.SetLayoutAttribute("TensorParallel", UintegerValue(tp));
+    job.SetLayoutAttribute("PipelineParallel", UintegerValue(pp));
+    job.SetLayoutAttribute("DataParallel", UintegerValue(dp));
+    job.SetLayoutAttribute("ExpertParallel", UintegerValue(ep));
+    job.SetAttribute("Model", PointerValue(model));
+    job.SetAttribute("Microbatches", UintegerValue(microbatches));
+    job.SetAttribute("Schedule",
+                     TypeIdValue(TypeId::LookupByName(
+                         schedule == "gpipe" ? "ns3::GpipeSchedule" : "ns3::OneFOneBSchedule")));
+    job.SetAttribute("GpuFlopRate", DoubleValue(gpuTflops * 1e12));
+    job.SetAttribute("SequenceParallel", BooleanValue(sequenceParallel));
+    job.SetAttribute("BucketBytes", UintegerValue(bucketBytes));
+    job.SetAttribute("OverlapGradientReduce", BooleanValue(overlap));
+    job.SetAttribute("Gating", StringValue(gate.GetSpec()));
+    job.SetAttribute("Iterations", UintegerValue(iterations));
+    ApplicationContainer apps = job.Install(gpus, simulation.collectives);
+    Ptr<TrainingJobApplication> app = DynamicCast<TrainingJobApplication>(apps.Get(0));
+    app->AssignStreams(100);
+    app->GetLayout()->IsTensorParallelInsideServers(options.cluster);
+
+    std::ostringstream what;
+    what << model->GetName() << " (" << model->GetParameters() / 1e9 << " B parameters, "
+         << model->GetLayers() << " layers, hidden " << model->GetHidden() << ", sequence "
+         << model->GetSequenceLength();
+    if (model->GetExperts() > 0)
+    {
+        what << ", " << model->GetMoeLayers() << " MoE layers of " << model->GetExperts()
+             << " experts, top " << model->GetTopK() << ", gating " << gate.Describe();
+    }
+    what << ") on " << n << " GPUs: " << app->GetLayout()->ToString() << "; " << microbatches
+         << " microbatches, " << schedule << ", " << gpuTflops << " TFLOP/s per GPU, " << iterations
+         << " iterations";
+    PrintHeader(options, what.str());
+    simulation.Run(apps);
+
+    PrintIterationTimes(*app);
+    const double meanIteration = GetMeanIterationTime(*app);
+    const double achieved = app->GetIterationFlops() / meanIteration / n;
+    std::printf("  model FLOP/s per GPU: %.1f TFLOP/s (%.1f%% of --gpuTflops)\n",
+                achieved / 1e12,
+                100 * achieved / (gpuTflops * 1e12));
+    std::cout << "  bubble per stage:";
+    for (uint32_t s = 0; s < pp; ++s)
+    {
+        std::printf(" %.3f", app->GetBubbleFraction(s));
+    }
+    std::cout << std::endl;
+    const std::pair<const char*, TrainingJobApplication::Traffic> kinds[] = {
+        {"TP", TrainingJobApplication::TP_TRAFFIC},
+        {"PP", TrainingJobApplication::PP_TRAFFIC},
+        {"EP", TrainingJobApplication::EP_TRAFFIC},
+        {"DP", TrainingJobApplication::DP_TRAFFIC},
+    };
+    for (const auto& [name, traffic] : kinds)
+    {
+        if (app->GetOperationTimes(traffic).GetCount() == 0)
+        {
+            continue;
+        }
+        std::printf("  %s: %.3f GB per iteration; %s\n",
+                    name,
+                    static_cast<double>(app->GetBytes(traffic)) / 1e9 / iterations,
+                    FormatStatistics(app->GetOperationTimes(traffic)).c_str());
+    }
+    std::cout << "  gradient reduction exposed after the last backward pass: "
+              << FormatMicroseconds(app->GetExposedGradientTime().GetMean()) << " per iteration"
+              << std::endl;
+    if (app->GetExpertImbalance().GetCount() > 0)
+    {
+        std::printf("  expert imbalance (max / mean tokens): mean %.3f, max %.3f\n",
+                    app->GetExpertImbalance().GetMean(),
+                    app->GetExpertImbalance().GetMax());
+    }
+    simulation.PrintFabricTotals();
+    WriteWorkloadResults(apps, options, "training-job-" + options.fabric.fabric);
+    Simulator::Destroy();
+    return 0;
+}
