@@ -42,28 +42,14 @@ main(int argc, char* argv[])
     WorkloadExampleOptions options("expert-parallel");
     std::string ranksText = "16";
     std::string gpusText;
-    std::string expertsText = "64";
-    std::string tokensPerRankText = "1024";
-    std::string topKText = "2";
-    std::string bytesPerTokenText = "8K";
-    std::string computePerTokenText = "1us";
-    std::string iterationsText = "2";
-    GatingOptions gate;
+    ExpertParallelOptions workload;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("ranks", "GPUs of the EP group (at least 2)", ranksText);
     cmd.AddValue("gpus",
                  "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1",
                  gpusText);
-    cmd.AddValue("experts", "experts of the layer, a multiple of --ranks", expertsText);
-    cmd.AddValue("tokensPerRank", "tokens each rank routes per iteration", tokensPerRankText);
-    cmd.AddValue("topK", "distinct experts each token goes to (1 .. experts)", topKText);
-    cmd.AddValue("bytesPerToken",
-                 "bytes of a token's hidden state (hidden size x bytes per element)",
-                 bytesPerTokenText);
-    cmd.AddValue("computePerToken", "expert compute per token received (1us)", computePerTokenText);
-    cmd.AddValue("iterations", "training iterations (one MoE layer each)", iterationsText);
-    gate.AddToCommandLine(cmd);
+    workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
@@ -72,24 +58,7 @@ main(int argc, char* argv[])
     options.Check();
     const uint32_t hosts = options.cluster.GetHosts();
     const auto ranks = static_cast<uint32_t>(input.ParseNumberIn("ranks", ranksText, 2, hosts));
-    const auto experts =
-        static_cast<uint32_t>(input.ParseNumberIn("experts", expertsText, 1, UINT32_MAX));
-    if (experts % ranks != 0)
-    {
-        input.Refuse("--experts=" + expertsText + " is not a multiple of --ranks=" + ranksText);
-    }
-    const uint64_t tokensPerRank =
-        input.ParseNumberIn("tokensPerRank", tokensPerRankText, 1, UINT32_MAX);
-    const uint64_t topK = input.ParseNumberIn("topK", topKText, 1, UINT32_MAX);
-    if (topK > experts)
-    {
-        input.Refuse("--topK=" + topKText + " is above --experts=" + expertsText);
-    }
-    const uint64_t bytesPerToken =
-        input.ParseNumberIn("bytesPerToken", bytesPerTokenText, 1, uint64_t{1} << 40, true);
-    const Time computePerToken = input.ParseTime("computePerToken", computePerTokenText);
-    const uint64_t iterations = input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX);
-    gate.Parse(input);
+    workload.Parse(input, ranks, "ranks");
     std::vector<uint32_t> firstGpus(ranks);
     for (uint32_t g = 0; g < ranks; ++g)
     {
@@ -99,24 +68,15 @@ main(int argc, char* argv[])
         options.ParseGroup("gpus", gpusText, ranks, "ranks", firstGpus);
 
     WorkloadSimulation simulation(options);
-    TrainingApplicationHelper moe("ns3::ExpertParallelApplication");
-    moe.SetAttribute("Experts", UintegerValue(experts));
-    moe.SetAttribute("TokensPerRank", UintegerValue(tokensPerRank));
-    moe.SetAttribute("TopK", UintegerValue(topK));
-    moe.SetAttribute("BytesPerToken", UintegerValue(bytesPerToken));
-    moe.SetAttribute("ComputeTimePerToken", TimeValue(computePerToken));
-    moe.SetAttribute("Gating", StringValue(gate.GetSpec()));
-    moe.SetAttribute("Iterations", UintegerValue(iterations));
+    const TrainingApplicationHelper moe = workload.CreateHelper();
     ApplicationContainer apps =
         moe.Install(simulation.collectives.CreateCommunicator(gpus), simulation.collectives);
     Ptr<ExpertParallelApplication> app = DynamicCast<ExpertParallelApplication>(apps.Get(0));
     app->AssignStreams(100);
 
     std::ostringstream what;
-    what << experts << " experts on " << ranks << " GPUs (" << gpus.front() << " .. " << gpus.back()
-         << "), " << tokensPerRank << " tokens per rank to the top " << topK << ", "
-         << bytesPerToken << " B each, gating " << gate.Describe() << ", compute "
-         << computePerToken.As(Time::NS) << " per token, " << iterations << " iterations";
+    what << ranks << " GPUs (" << gpus.front() << " .. " << gpus.back()
+         << "): " << workload.Describe();
     PrintHeader(options, what.str());
     simulation.Run(apps);
 

@@ -2,8 +2,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Tenants on either fabric: --jobs data-parallel jobs of --jobGpus GPUs each, every
-// one on its own GPUs with its own communicator and metrics, sharing one fabric.
+// Tenants on either fabric: --jobs jobs of --jobGpus GPUs each, every one on its
+// own GPUs with its own communicator and metrics, sharing one fabric. --workloads
+// lists the jobs' kinds, cycled over the jobs: dp (data parallel: gradient
+// AllReduce in buckets) or moe (expert parallel: dispatch and combine AlltoAllv);
+// dp,moe makes job 0 data parallel and job 1 an MoE layer.
 // Each job first runs alone (a fresh simulation each, on the same GPUs), then all
 // run together; the slowdown of a job is its mean iteration time shared over alone.
 //
@@ -26,9 +29,12 @@
 //   ./tenants
 //   ./tenants --placement=interleaved --fabric=ethernet
 //   ./tenants --jobs=4 --jobGpus=8 --spines=2
+//   ./tenants --workloads=dp,moe --placement=interleaved --fabric=ethernet
 //
 // The data-parallel workload's options (--gradientBytes, default 16M here,
-// --bucketBytes, default 4M, ...) apply to every job; sizes take binary suffixes (K, M, G), times a
+// --bucketBytes, default 4M, ...) apply to every dp job, the expert-parallel
+// ones (--experts, --tokensPerRank, --gating, ...) to every moe job, and
+// --iterations to both; sizes take binary suffixes (K, M, G), times a
 // unit (s, ms, us, ns). Every cluster field and fabric option is an option too. Bad input is
 // refused before anything is built, with a message naming the option and its value and exit
 // status 1.
@@ -79,21 +85,34 @@ PlaceJobs(const ClusterDescription& cluster, uint32_t jobs, uint32_t jobGpus, bo
 
 /**
  * \param simulation the simulation the jobs run in
- * \param workload the data-parallel workload
+ * \param dp the data-parallel workload \param moe the expert-parallel workload
+ * \param kinds every job's kind ("dp" or "moe")
  * \param gpus the GPUs of each job to install
+ * \param jobs the jobs to install (indices into kinds and gpus)
  * \return the jobs' applications, in the order given
  */
 ApplicationContainer
 InstallJobs(WorkloadSimulation& simulation,
-            const DataParallelOptions& workload,
-            const std::vector<std::vector<uint32_t>>& gpus)
+            const DataParallelOptions& dp,
+            const ExpertParallelOptions& moe,
+            const std::vector<std::string>& kinds,
+            const std::vector<std::vector<uint32_t>>& gpus,
+            const std::vector<uint32_t>& jobs)
 {
-    const TrainingApplicationHelper dp = workload.CreateHelper();
+    const TrainingApplicationHelper dpHelper = dp.CreateHelper();
+    const TrainingApplicationHelper moeHelper = moe.CreateHelper();
     ApplicationContainer apps;
-    for (const auto& job : gpus)
+    for (uint32_t job : jobs)
     {
-        apps.Add(
-            dp.Install(simulation.collectives.CreateCommunicator(job), simulation.collectives));
+        const TrainingApplicationHelper& helper = kinds[job] == "moe" ? moeHelper : dpHelper;
+        ApplicationContainer app =
+            helper.Install(simulation.collectives.CreateCommunicator(gpus[job]),
+                           simulation.collectives);
+        if (auto experts = DynamicCast<ExpertParallelApplication>(app.Get(0)))
+        {
+            experts->AssignStreams(100 + job); // the same draws alone and shared
+        }
+        apps.Add(app);
     }
     return apps;
 }
@@ -134,9 +153,15 @@ main(int argc, char* argv[])
     std::string jobsText = "2";
     std::string jobGpusText = "16";
     std::string placement = "disjoint";
+    std::string workloadsText = "dp";
+    ExpertParallelOptions moe;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("jobs", "data-parallel jobs sharing the fabric (at least 2)", jobsText);
+    cmd.AddValue("jobs", "jobs sharing the fabric (at least 2)", jobsText);
+    cmd.AddValue("workloads",
+                 "the jobs' kinds, cycled over the jobs: dp or moe (dp,moe: job 0 data "
+                 "parallel, job 1 an MoE layer, ...)",
+                 workloadsText);
     cmd.AddValue("jobGpus",
                  "GPUs of each job, whole servers (a multiple of gpusPerServer)",
                  jobGpusText);
@@ -145,6 +170,7 @@ main(int argc, char* argv[])
                  "leaf)",
                  placement);
     workload.AddToCommandLine(cmd);
+    moe.AddToCommandLine(cmd, false);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
@@ -172,10 +198,44 @@ main(int argc, char* argv[])
         input.Refuse("--placement=" + placement + " is not a placement (disjoint or interleaved)");
     }
     const auto gpus = PlaceJobs(options.cluster, jobs, jobGpus, placement == "interleaved");
+    std::vector<std::string> listed;
+    {
+        std::stringstream list(workloadsText);
+        std::string item;
+        while (std::getline(list, item, ','))
+        {
+            if (item != "dp" && item != "moe")
+            {
+                input.Refuse("--workloads=" + workloadsText + ": " + item +
+                             " is not a workload (dp or moe)");
+            }
+            listed.push_back(item);
+        }
+        if (listed.empty() || workloadsText.back() == ',')
+        {
+            input.Refuse("--workloads=" + workloadsText + " has an empty item");
+        }
+    }
+    std::vector<std::string> kinds(jobs);
+    std::vector<uint32_t> all(jobs);
+    for (uint32_t job = 0; job < jobs; ++job)
+    {
+        kinds[job] = listed[job % listed.size()];
+        all[job] = job;
+    }
+    moe.iterationsText = workload.iterationsText;
+    moe.Parse(input, jobGpus, "jobGpus");
 
     std::ostringstream what;
-    what << jobs << " data-parallel jobs of " << jobGpus << " GPUs, " << placement << ": "
-         << workload.Describe();
+    what << jobs << " jobs (" << workloadsText << ") of " << jobGpus << " GPUs, " << placement;
+    if (std::find(kinds.begin(), kinds.end(), "dp") != kinds.end())
+    {
+        what << "; dp: " << workload.Describe();
+    }
+    if (std::find(kinds.begin(), kinds.end(), "moe") != kinds.end())
+    {
+        what << "; moe: " << moe.Describe();
+    }
     PrintHeader(options, what.str());
     const std::string name = "tenants-" + placement + "-" + options.fabric.fabric;
 
@@ -185,11 +245,12 @@ main(int argc, char* argv[])
     {
         {
             WorkloadSimulation simulation(options);
-            ApplicationContainer apps = InstallJobs(simulation, workload, {gpus[job]});
+            ApplicationContainer apps = InstallJobs(simulation, workload, moe, kinds, gpus, {job});
             simulation.Run(apps);
             alone[job] = GetMeanIterationTime(*DynamicCast<TrainingApplication>(apps.Get(0)));
-            std::printf("  job %u alone on GPUs %s: iteration %.3f ms\n",
+            std::printf("  job %u (%s) alone on GPUs %s: iteration %.3f ms\n",
                         job,
+                        kinds[job].c_str(),
                         FormatGpus(gpus[job]).c_str(),
                         alone[job] * 1e3);
             WriteWorkloadResults(apps, options, name + "-alone-job" + std::to_string(job));
@@ -201,7 +262,7 @@ main(int argc, char* argv[])
     std::vector<double> shared(jobs);
     {
         WorkloadSimulation simulation(options);
-        ApplicationContainer apps = InstallJobs(simulation, workload, gpus);
+        ApplicationContainer apps = InstallJobs(simulation, workload, moe, kinds, gpus, all);
         simulation.Run(apps);
         std::cout << "  all " << jobs << " jobs together:" << std::endl;
         simulation.PrintFabricTotals();
@@ -215,9 +276,10 @@ main(int argc, char* argv[])
 
     nlohmann::json rows = nlohmann::json::array();
     std::ofstream csv(options.GetResultsPrefix(name + "-slowdown") + ".csv");
-    csv << "job,gpus,alone_us,shared_us,slowdown\n";
-    std::printf("  %4s  %-24s  %12s  %12s  %8s\n",
+    csv << "job,workload,gpus,alone_us,shared_us,slowdown\n";
+    std::printf("  %4s  %-4s  %-24s  %12s  %12s  %8s\n",
                 "job",
+                "kind",
                 "GPUs",
                 "alone (ms)",
                 "shared (ms)",
@@ -225,15 +287,17 @@ main(int argc, char* argv[])
     for (uint32_t job = 0; job < jobs; ++job)
     {
         const double slowdown = alone[job] > 0 ? shared[job] / alone[job] : 0;
-        std::printf("  %4u  %-24s  %12.3f  %12.3f  %8.4f\n",
+        std::printf("  %4u  %-4s  %-24s  %12.3f  %12.3f  %8.4f\n",
                     job,
+                    kinds[job].c_str(),
                     FormatGpus(gpus[job]).c_str(),
                     alone[job] * 1e3,
                     shared[job] * 1e3,
                     slowdown);
-        csv << job << ",\"" << FormatGpus(gpus[job]) << "\"," << alone[job] * 1e6 << ","
-            << shared[job] * 1e6 << "," << slowdown << "\n";
+        csv << job << "," << kinds[job] << ",\"" << FormatGpus(gpus[job]) << "\","
+            << alone[job] * 1e6 << "," << shared[job] * 1e6 << "," << slowdown << "\n";
         rows.push_back({{"job", job},
+                        {"workload", kinds[job]},
                         {"gpus", gpus[job]},
                         {"aloneIterationTime_us", alone[job] * 1e6},
                         {"sharedIterationTime_us", shared[job] * 1e6},
@@ -247,7 +311,9 @@ main(int argc, char* argv[])
         {"placement", placement},
         {"jobs", jobs},
         {"jobGpus", jobGpus},
-        {"workload", workload.Describe()},
+        {"workloads", workloadsText},
+        {"dataParallel", workload.Describe()},
+        {"expertParallel", moe.Describe()},
         {"seed", RngSeedManager::GetSeed()},
         {"run", RngSeedManager::GetRun()},
         {"results", rows},

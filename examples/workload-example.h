@@ -542,6 +542,97 @@ struct GatingOptions
 };
 
 /**
+ * The expert-parallel workload's options (ExpertParallelApplication's attributes,
+ * the gate included), for the examples that run MoE layers.
+ */
+struct ExpertParallelOptions
+{
+    std::string expertsText{"64"};          //!< --experts
+    std::string tokensPerRankText{"1024"};  //!< --tokensPerRank
+    std::string topKText{"2"};              //!< --topK
+    std::string bytesPerTokenText{"8K"};    //!< --bytesPerToken
+    std::string computePerTokenText{"1us"}; //!< --computePerToken
+    std::string iterationsText{"2"};        //!< --iterations
+    GatingOptions gate;                     //!< --gating, --skew
+    uint32_t experts{0};                    //!< after Parse
+    uint64_t tokensPerRank{0};              //!< after Parse
+    uint64_t topK{0};                       //!< after Parse
+    uint64_t bytesPerToken{0};              //!< after Parse
+    Time computePerToken;                   //!< after Parse
+    uint32_t iterations{0};                 //!< after Parse
+
+    /// \param cmd the command line \param withIterations add --iterations too
+    void AddToCommandLine(CommandLine& cmd, bool withIterations = true)
+    {
+        cmd.AddValue("experts", "experts of the layer, a multiple of the ranks", expertsText);
+        cmd.AddValue("tokensPerRank", "tokens each rank routes per iteration", tokensPerRankText);
+        cmd.AddValue("topK", "distinct experts each token goes to (1 .. experts)", topKText);
+        cmd.AddValue("bytesPerToken",
+                     "bytes of a token's hidden state (hidden size x bytes per element)",
+                     bytesPerTokenText);
+        cmd.AddValue("computePerToken",
+                     "expert compute per token received (1us)",
+                     computePerTokenText);
+        if (withIterations)
+        {
+            cmd.AddValue("iterations", "training iterations (one MoE layer each)", iterationsText);
+        }
+        gate.AddToCommandLine(cmd);
+    }
+
+    /**
+     * Read the options, refusing bad ones by name.
+     * \param input the example's input \param ranks the EP group's size
+     * \param ranksOption the option that gave it
+     */
+    void Parse(const ExampleInput& input, uint32_t ranks, const std::string& ranksOption)
+    {
+        experts = static_cast<uint32_t>(input.ParseNumberIn("experts", expertsText, 1, UINT32_MAX));
+        if (experts % ranks != 0)
+        {
+            input.Refuse("--experts=" + expertsText + " is not a multiple of --" + ranksOption +
+                         "=" + std::to_string(ranks));
+        }
+        tokensPerRank = input.ParseNumberIn("tokensPerRank", tokensPerRankText, 1, UINT32_MAX);
+        topK = input.ParseNumberIn("topK", topKText, 1, UINT32_MAX);
+        if (topK > experts)
+        {
+            input.Refuse("--topK=" + topKText + " is above --experts=" + expertsText);
+        }
+        bytesPerToken =
+            input.ParseNumberIn("bytesPerToken", bytesPerTokenText, 1, uint64_t{1} << 40, true);
+        computePerToken = input.ParseTime("computePerToken", computePerTokenText);
+        iterations =
+            static_cast<uint32_t>(input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX));
+        gate.Parse(input);
+    }
+
+    /// \return a helper of ExpertParallelApplications with these attributes
+    TrainingApplicationHelper CreateHelper() const
+    {
+        TrainingApplicationHelper moe("ns3::ExpertParallelApplication");
+        moe.SetAttribute("Experts", UintegerValue(experts));
+        moe.SetAttribute("TokensPerRank", UintegerValue(tokensPerRank));
+        moe.SetAttribute("TopK", UintegerValue(topK));
+        moe.SetAttribute("BytesPerToken", UintegerValue(bytesPerToken));
+        moe.SetAttribute("ComputeTimePerToken", TimeValue(computePerToken));
+        moe.SetAttribute("Gating", StringValue(gate.GetSpec()));
+        moe.SetAttribute("Iterations", UintegerValue(iterations));
+        return moe;
+    }
+
+    /// \return the workload in words, one line
+    std::string Describe() const
+    {
+        std::ostringstream what;
+        what << experts << " experts, " << tokensPerRank << " tokens per rank to the top " << topK
+             << ", " << bytesPerToken << " B each, gating " << gate.Describe() << ", compute "
+             << computePerToken.As(Time::NS) << " per token, " << iterations << " iterations";
+        return what.str();
+    }
+};
+
+/**
  * \param app a data-parallel workload after the run
  * \return its mean iteration time, in seconds
  */

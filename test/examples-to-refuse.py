@@ -100,4 +100,7 @@ refused_examples = [
     ("training-job --iterations=0", "--iterations=0 must be in 1..4294967295"),
     ("training-job --skew=-1", "--skew=-1 must not be negative"),
     ("training-job --gpus=0-7", "--gpus=0-7 lists 8 GPUs, the job has tp x pp x dp = 32"),
+    ("tenants --workloads=dp,tp", "--workloads=dp,tp: tp is not a workload (dp or moe)"),
+    ("tenants --workloads=dp,", "--workloads=dp, has an empty item"),
+    ("tenants --workloads=moe --experts=24", "--experts=24 is not a multiple of --jobGpus=16"),
 ]

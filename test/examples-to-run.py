@@ -40,6 +40,8 @@ cpp_examples = [
      "--ffnHidden=2048 --sequenceLength=256 --tp=2 --pp=2 --dp=8 --ep=4 --microbatches=2 "
      "--gating=hot --skew=0.5 --gpusPerServer=4 --nicPlacement=server --sequenceParallel "
      "--schedule=gpipe --slowGpu=5:1.5:0", "True", "True"),
+    ("tenants --workloads=dp,moe --placement=interleaved --fabric=ethernet --gradientBytes=4M "
+     "--bucketBytes=1M --tokensPerRank=256 --iterations=1", "True", "True"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]
