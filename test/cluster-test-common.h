@@ -13,9 +13,13 @@
 // BTH 12, ICRC 4) = 4140-byte IPv4 packet, 4178 bytes on the wire (Ethernet 14,
 // FCS 4, preamble and IFG 20), so payload goodput = rate x 4096 / 4178.
 
+#include "ns3/boolean.h"
 #include "ns3/cluster-description.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <functional>
 #include <vector>
@@ -34,6 +38,27 @@ SmallCluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
     c.hostLinkRate = DataRate("100Gbps");
     c.fabricLinkRate = DataRate("100Gbps");
     return c;
+}
+
+/**
+ * Give the transports the DCQCN reaction point of the paper (Zhu et al., SIGCOMM
+ * 2015) instead of the defaults: every CNP cuts and sets RT = RC, K = T = 55 us,
+ * F = 5, R_AI = 40 Mb/s and R_HAI = 400 Mb/s at the NIC's rate, a 1 Mb/s floor.
+ * \param rdma the helper, before Install \param nicRate the NICs' rate (the
+ *        increase steps are not scaled)
+ */
+inline void
+SetPaperDcqcn(RdmaHelper& rdma, DataRate nicRate)
+{
+    rdma.SetTransportAttribute("DcqcnAlphaPeriod", TimeValue(MicroSeconds(55)));
+    rdma.SetTransportAttribute("DcqcnRateIncreaseTimer", TimeValue(MicroSeconds(55)));
+    rdma.SetTransportAttribute("DcqcnFastRecoverySteps", UintegerValue(5));
+    rdma.SetTransportAttribute("DcqcnRateAi", DataRateValue(DataRate("40Mbps")));
+    rdma.SetTransportAttribute("DcqcnRateHai", DataRateValue(DataRate("400Mbps")));
+    rdma.SetTransportAttribute("DcqcnReferenceRate", DataRateValue(nicRate));
+    rdma.SetTransportAttribute("DcqcnMinRate", DataRateValue(DataRate("1Mbps")));
+    rdma.SetTransportAttribute("DcqcnRateDecreasePeriod", TimeValue(Time(0)));
+    rdma.SetTransportAttribute("DcqcnClampTargetRate", BooleanValue(true));
 }
 
 /// \param c a cluster \return RDMA payload goodput of one host link, bit/s

@@ -261,6 +261,34 @@ TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
     EXPECT_EQ(cc.GetCuts(), 2u);
 }
 
+TEST(DcqcnRateController, DecreasePeriodAndTargetKeptUntilAnIncrease)
+{
+    // The vendor behaviours by hand: at most one cut per 4 us; RT = RC only at the
+    // first cut after an increase.
+    DcqcnConfig c;
+    c.lineRateBps = 100e9;
+    c.decreasePeriod = MicroSeconds(4);
+    c.clampTargetRate = false;
+    DcqcnRateController cc(c, Time(0));
+    EXPECT_TRUE(cc.OnCnp(MicroSeconds(10))); // alpha 1: RC 50e9, RT stays 100e9
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 50e9);
+    EXPECT_DOUBLE_EQ(cc.GetTargetRate(), 100e9);
+    EXPECT_FALSE(cc.OnCnp(MicroSeconds(12))); // 2 us later: alpha only
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 50e9);
+    EXPECT_EQ(cc.GetCuts(), 1u);
+    // 4 us after the first cut: alpha = 1 still (each CNP: (1-g) 1 + g), RC halves,
+    // RT is not clamped (no increase since the last cut).
+    EXPECT_TRUE(cc.OnCnp(MicroSeconds(14)));
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 25e9);
+    EXPECT_DOUBLE_EQ(cc.GetTargetRate(), 100e9);
+    cc.OnTimer(); // fast recovery: RC = (100 + 25) / 2 = 62.5e9
+    EXPECT_DOUBLE_EQ(cc.GetRate(), 62.5e9);
+    // A cut after that increase clamps RT to RC.
+    EXPECT_TRUE(cc.OnCnp(MicroSeconds(30)));
+    EXPECT_DOUBLE_EQ(cc.GetTargetRate(), 62.5e9);
+    EXPECT_EQ(cc.GetCuts(), 3u);
+}
+
 TEST(DcqcnRateController, AlphaClockStartsAtCreation)
 {
     // Paper (Zhu et al. 2015): alpha starts at 1, so the first cut is alpha/2 = 50%,
@@ -280,7 +308,8 @@ TEST(DcqcnRateController, AlphaClockStartsAtCreation)
 TEST(DcqcnRateController, QpCreatedLateCutsByHalfOnItsFirstCnp)
 {
     // The transport passes the QP's creation time: a QP created at 2 ms would have
-    // alpha (1-1/256)^36 = 0.868 and a 43% cut if its alpha clock started at 0.
+    // alpha (1-1/256)^2001 = 0.0004 and a cut of 0.02% if its alpha clock (1 us
+    // periods) started at 0.
     NodeContainer hosts;
     hosts.Create(2);
     RocePointToPointHelper wire;
@@ -303,7 +332,9 @@ TEST(DcqcnRateController, QpCreatedLateCutsByHalfOnItsFirstCnp)
     Simulator::Run();
     EXPECT_EQ(tx->GetStats().cnpsReceived, 1u);
     EXPECT_DOUBLE_EQ(rateBefore, 100e9);
-    EXPECT_DOUBLE_EQ(rateAfter, 50e9); // exactly RC (1 - alpha/2) with alpha = 1
+    // RC (1 - alpha/2) with alpha = 1 decayed over the one 1 us alpha period since the
+    // QP's creation: 100e9 x (1 - (255/256) / 2).
+    EXPECT_DOUBLE_EQ(rateAfter, 100e9 * (1 - (255.0 / 256) / 2));
     Simulator::Destroy();
 }
 
@@ -478,6 +509,18 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
         },
         "destination rank 1 is the sending rank");
     EXPECT_DEATH(MakePair().GetTransport(2), "rank 2 is unknown");
+    EXPECT_DEATH(
+        {
+            NodeContainer hosts;
+            hosts.Create(2);
+            RocePointToPointHelper wire;
+            NetDeviceContainer nics = wire.Install(hosts);
+            RdmaHelper rdma;
+            rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            rdma.SetTransportAttribute("DcqcnReferenceRate", DataRateValue(DataRate(0)));
+            rdma.Install(nics);
+        },
+        "DcqcnReferenceRate 0bps must be above 0");
 }
 
 TEST(RoceDeathTest, BadDeviceAndRateConfigurationIsRefused)

@@ -60,18 +60,28 @@ DcqcnRateController::DecayAlpha(Time now)
     }
 }
 
-void
+bool
 DcqcnRateController::OnCnp(Time now)
 {
     DecayAlpha(now);
-    m_rt = m_rc;
-    m_rc = std::max(m_rc * (1.0 - m_alpha / 2.0), m_config.minRateBps);
+    const bool cut = m_lastCut.IsNegative() || now - m_lastCut >= m_config.decreasePeriod;
+    if (cut)
+    {
+        if (m_config.clampTargetRate || m_increased)
+        {
+            m_rt = m_rc;
+        }
+        m_rc = std::max(m_rc * (1.0 - m_alpha / 2.0), m_config.minRateBps);
+        m_lastCut = now;
+        m_increased = false;
+        m_timerEvents = 0;
+        m_byteEvents = 0;
+        m_bytes = 0;
+        ++m_cuts;
+    }
     m_alpha = (1.0 - m_config.g) * m_alpha + m_config.g;
     m_alphaUpdated = now; // the alpha timer restarts with each CNP
-    m_timerEvents = 0;
-    m_byteEvents = 0;
-    m_bytes = 0;
-    ++m_cuts;
+    return cut;
 }
 
 void
@@ -100,6 +110,7 @@ DcqcnRateController::OnBytesSent(uint64_t bytes)
 void
 DcqcnRateController::Increase()
 {
+    m_increased = true;
     uint32_t hi = std::max(m_timerEvents, m_byteEvents);
     uint32_t lo = std::min(m_timerEvents, m_byteEvents);
     if (hi <= m_config.fastRecoverySteps)

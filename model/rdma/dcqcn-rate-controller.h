@@ -29,6 +29,8 @@ struct DcqcnConfig
     double rateHaiBps{400e6};             //!< hyper increase step R_HAI
     double minRateBps{1e6};               //!< floor of the current rate
     double initialAlpha{1.0};             //!< alpha at creation (the paper starts at 1)
+    Time decreasePeriod{0};               //!< at most one cut per period (0: every CNP)
+    bool clampTargetRate{true};           //!< RT = RC at every cut (else only after an increase)
 
     /// Stop with a message naming the constant if the configuration is impossible.
     void Validate() const;
@@ -53,11 +55,14 @@ class DcqcnRateController
     DcqcnRateController(const DcqcnConfig& config, Time created);
 
     /**
-     * A CNP arrived: RT = RC, RC = RC (1 - alpha/2), alpha = (1-g) alpha + g; the
-     * increase counters restart.
+     * A CNP arrived: alpha = (1-g) alpha + g and, unless a cut happened less than
+     * decreasePeriod ago, a cut: RT = RC (with clampTargetRate, or when a rate
+     * increase happened since the previous cut), RC = RC (1 - alpha/2); the increase
+     * counters restart.
      * \param now current time
+     * \return true if the rate was cut
      */
-    void OnCnp(Time now);
+    bool OnCnp(Time now);
     /// The rate-increase timer expired: one increase event.
     void OnTimer();
     /// \param bytes bytes just sent (drives the byte counter)
@@ -89,6 +94,8 @@ class DcqcnRateController
     uint32_t m_byteEvents{0};  //!< byte-counter expiries since the last cut
     uint64_t m_bytes{0};       //!< bytes towards the next byte-counter expiry
     uint64_t m_cuts{0};        //!< rate cuts
+    Time m_lastCut{-1};        //!< time of the last cut (negative: none yet)
+    bool m_increased{false};   //!< a rate increase happened since the last cut
 };
 
 } // namespace ns3

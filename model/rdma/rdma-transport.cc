@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/aeth-header.h"
 #include "ns3/ai-fabric-ns3-compat.h"
+#include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/cnp-header.h"
 #include "ns3/double.h"
@@ -117,13 +118,15 @@ RdmaTransport::GetTypeId()
                           MakeDoubleAccessor(&RdmaTransport::m_dcqcnG),
                           MakeDoubleChecker<double>())
             .AddAttribute("DcqcnAlphaPeriod",
-                          "DCQCN alpha update period without CNP",
-                          TimeValue(MicroSeconds(55)),
+                          "DCQCN alpha update period without CNP (1 us, as ConnectX NICs; "
+                          "the paper's K is 55 us)",
+                          TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&RdmaTransport::m_dcqcnAlphaPeriod),
                           MakeTimeChecker())
             .AddAttribute("DcqcnRateIncreaseTimer",
-                          "DCQCN rate-increase timer T",
-                          TimeValue(MicroSeconds(55)),
+                          "DCQCN rate-increase timer T (300 us, as ConnectX NICs; the paper's "
+                          "is 55 us)",
+                          TimeValue(MicroSeconds(300)),
                           MakeTimeAccessor(&RdmaTransport::m_dcqcnTimer),
                           MakeTimeChecker())
             .AddAttribute("DcqcnByteCounter",
@@ -132,24 +135,45 @@ RdmaTransport::GetTypeId()
                           MakeUintegerAccessor(&RdmaTransport::m_dcqcnByteCounter),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("DcqcnFastRecoverySteps",
-                          "DCQCN fast-recovery steps F",
-                          UintegerValue(5),
+                          "DCQCN fast-recovery steps F (the paper's is 5)",
+                          UintegerValue(1),
                           MakeUintegerAccessor(&RdmaTransport::m_dcqcnF),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("DcqcnRateAi",
-                          "DCQCN additive increase step R_AI",
-                          DataRateValue(DataRate("40Mbps")),
+                          "DCQCN additive increase step R_AI for a NIC of DcqcnReferenceRate, "
+                          "scaled with the NIC's rate (5 Mb/s per 25 Gb/s: 80 Mb/s at 400 Gb/s)",
+                          DataRateValue(DataRate("5Mbps")),
                           MakeDataRateAccessor(&RdmaTransport::m_dcqcnRai),
                           MakeDataRateChecker())
             .AddAttribute("DcqcnRateHai",
-                          "DCQCN hyper increase step R_HAI",
-                          DataRateValue(DataRate("400Mbps")),
+                          "DCQCN hyper increase step R_HAI for a NIC of DcqcnReferenceRate, "
+                          "scaled with the NIC's rate",
+                          DataRateValue(DataRate("50Mbps")),
                           MakeDataRateAccessor(&RdmaTransport::m_dcqcnRhai),
                           MakeDataRateChecker())
+            .AddAttribute("DcqcnRateDecreasePeriod",
+                          "DCQCN: at most one rate cut per period (0: a cut on every CNP, as "
+                          "the paper's reaction point)",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&RdmaTransport::m_dcqcnDecreasePeriod),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DcqcnClampTargetRate",
+                          "DCQCN: the target rate takes the current rate at every cut (the "
+                          "paper); false: only at a cut after a rate increase",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaTransport::m_dcqcnClampTarget),
+                          MakeBooleanChecker())
             .AddAttribute("DcqcnMinRate",
-                          "DCQCN minimum sending rate",
-                          DataRateValue(DataRate("1Mbps")),
+                          "DCQCN minimum sending rate (1 Gb/s, a public DCQCN configuration's; "
+                          "NICs allow down to 1 Mb/s)",
+                          DataRateValue(DataRate("1Gbps")),
                           MakeDataRateAccessor(&RdmaTransport::m_dcqcnMinRate),
+                          MakeDataRateChecker())
+            .AddAttribute("DcqcnReferenceRate",
+                          "The NIC rate DcqcnRateAi and DcqcnRateHai are given for; a NIC of "
+                          "another rate scales them by its rate over this one",
+                          DataRateValue(DataRate("25Gbps")),
+                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnReferenceRate),
                           MakeDataRateChecker())
             .AddTraceSource("MessagePosted",
                             "A message was posted",
@@ -288,6 +312,8 @@ RdmaTransport::Validate() const
     }
     if (m_cc == CC_DCQCN)
     {
+        NS_ABORT_MSG_IF(m_dcqcnReferenceRate.GetBitRate() == 0,
+                        "RdmaTransport: DcqcnReferenceRate 0bps must be above 0");
         MakeDcqcnConfig().Validate();
     }
 }
@@ -302,9 +328,16 @@ RdmaTransport::MakeDcqcnConfig() const
     c.increaseTimer = m_dcqcnTimer;
     c.byteCounter = m_dcqcnByteCounter;
     c.fastRecoverySteps = m_dcqcnF;
-    c.rateAiBps = static_cast<double>(m_dcqcnRai.GetBitRate());
-    c.rateHaiBps = static_cast<double>(m_dcqcnRhai.GetBitRate());
+    // The increase steps scale with the NIC's rate (given for DcqcnReferenceRate).
+    const double scale =
+        m_dcqcnReferenceRate.GetBitRate() > 0
+            ? c.lineRateBps / static_cast<double>(m_dcqcnReferenceRate.GetBitRate())
+            : 0.0;
+    c.rateAiBps = static_cast<double>(m_dcqcnRai.GetBitRate()) * scale;
+    c.rateHaiBps = static_cast<double>(m_dcqcnRhai.GetBitRate()) * scale;
     c.minRateBps = static_cast<double>(m_dcqcnMinRate.GetBitRate());
+    c.decreasePeriod = m_dcqcnDecreasePeriod;
+    c.clampTargetRate = m_dcqcnClampTarget;
     return c;
 }
 
@@ -836,11 +869,14 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         m_cnpReceivedTrace(qpn);
         if (qp.cc)
         {
-            qp.cc->OnCnp(now);
-            m_rateTrace(qpn, qp.cc->GetRate());
-            qp.ccTimer.Cancel();
-            qp.ccTimer =
-                Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
+            if (qp.cc->OnCnp(now))
+            {
+                NS_LOG_LOGIC("qp " << qpn << " cut to " << qp.cc->GetRate() << " bit/s");
+                m_rateTrace(qpn, qp.cc->GetRate());
+                qp.ccTimer.Cancel();
+                qp.ccTimer =
+                    Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
+            }
         }
         return true;
     }

@@ -233,25 +233,28 @@ class RdmaTransport : public Object
     DcqcnConfig MakeDcqcnConfig() const;
 
     // attributes
-    uint32_t m_mtu;              //!< path MTU: payload bytes per packet
-    uint32_t m_ackInterval;      //!< ACK every N in-order packets
-    uint32_t m_initialPsn;       //!< first PSN of every QP this transport sends on
-    Time m_rto;                  //!< retransmission timeout
-    Time m_ackRequestInterval;   //!< wait for progress before AckReq (0: m_rto / 8)
-    uint32_t m_retryLimit;       //!< timeouts without progress before the QP fails
-    uint64_t m_windowBytes;      //!< bytes-in-flight window (0 = none)
-    uint8_t m_dataDscp;          //!< DSCP of data packets
-    uint8_t m_controlDscp;       //!< DSCP of ACK/NAK/CNP
-    CongestionControl m_cc;      //!< congestion control
-    Time m_cnpInterval;          //!< minimum gap between CNPs per QP
-    double m_dcqcnG;             //!< DCQCN g
-    Time m_dcqcnAlphaPeriod;     //!< DCQCN alpha period
-    Time m_dcqcnTimer;           //!< DCQCN rate-increase timer
-    uint64_t m_dcqcnByteCounter; //!< DCQCN byte counter
-    uint32_t m_dcqcnF;           //!< DCQCN fast-recovery steps
-    DataRate m_dcqcnRai;         //!< DCQCN additive increase
-    DataRate m_dcqcnRhai;        //!< DCQCN hyper increase
-    DataRate m_dcqcnMinRate;     //!< DCQCN minimum rate
+    uint32_t m_mtu;                //!< path MTU: payload bytes per packet
+    uint32_t m_ackInterval;        //!< ACK every N in-order packets
+    uint32_t m_initialPsn;         //!< first PSN of every QP this transport sends on
+    Time m_rto;                    //!< retransmission timeout
+    Time m_ackRequestInterval;     //!< wait for progress before AckReq (0: m_rto / 8)
+    uint32_t m_retryLimit;         //!< timeouts without progress before the QP fails
+    uint64_t m_windowBytes;        //!< bytes-in-flight window (0 = none)
+    uint8_t m_dataDscp;            //!< DSCP of data packets
+    uint8_t m_controlDscp;         //!< DSCP of ACK/NAK/CNP
+    CongestionControl m_cc;        //!< congestion control
+    Time m_cnpInterval;            //!< minimum gap between CNPs per QP
+    double m_dcqcnG;               //!< DCQCN g
+    Time m_dcqcnAlphaPeriod;       //!< DCQCN alpha period
+    Time m_dcqcnTimer;             //!< DCQCN rate-increase timer
+    uint64_t m_dcqcnByteCounter;   //!< DCQCN byte counter
+    uint32_t m_dcqcnF;             //!< DCQCN fast-recovery steps
+    DataRate m_dcqcnRai;           //!< DCQCN additive increase
+    DataRate m_dcqcnRhai;          //!< DCQCN hyper increase
+    DataRate m_dcqcnMinRate;       //!< DCQCN minimum rate
+    Time m_dcqcnDecreasePeriod;    //!< DCQCN: at most one cut per period
+    bool m_dcqcnClampTarget;       //!< DCQCN: RT = RC at every cut
+    DataRate m_dcqcnReferenceRate; //!< DCQCN: NIC rate of the increase steps
 
     Ptr<RoceNetDevice> m_device;                       //!< host NIC
     uint32_t m_rank{0};                                //!< rank
