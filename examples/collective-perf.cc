@@ -623,16 +623,12 @@ main(int argc, char* argv[])
     {
         Refuse(algorithmName + "::ChunkSize=0 must be at least 1");
     }
-    if (congestionControl == "auto")
+    TypeId congestionControlType;
+    const std::string ccProblem =
+        options.ResolveCongestionControl(congestionControl, &congestionControlType);
+    if (!ccProblem.empty())
     {
-        congestionControl = options.fabric == "ethernet" ? "Dcqcn" : "None";
-    }
-    TypeId::AttributeInformation ccInfo;
-    RdmaTransport::GetTypeId().LookupAttributeByName("CongestionControl", &ccInfo);
-    if (!ccInfo.checker->CreateValidValue(StringValue(congestionControl)))
-    {
-        Refuse("--congestionControl=" + congestionControl +
-               " is not a congestion control (None, Dcqcn or auto)");
+        Refuse(ccProblem);
     }
     const std::string resultsName =
         algorithmName.substr(algorithmName.rfind(':') + 1) + "-" + options.fabric;
@@ -655,7 +651,7 @@ main(int argc, char* argv[])
     const auto fabricHelper = options.Install(cluster);
     ClusterFabricHelper& fabric = *fabricHelper;
     RdmaHelper rdma;
-    rdma.SetTransportAttribute("CongestionControl", StringValue(congestionControl));
+    rdma.SetTransportAttribute("CongestionControl", TypeIdValue(congestionControlType));
     rdma.Install(fabric.GetHostDevices());
     collectives.Install(cluster, rdma);
     Ptr<Communicator> world = collectives.CreateWorldCommunicator();

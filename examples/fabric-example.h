@@ -318,6 +318,29 @@ struct FabricExampleOptions
     }
 
     /**
+     * Resolve a --congestionControl value for this fabric: auto (None on the
+     * scheduled fabric, Dcqcn on the Ethernet Clos), None, Dcqcn, or the TypeId name
+     * of an RdmaCongestionControl subclass (RdmaHelper::LookupCongestionControl).
+     * \param text the value (auto is replaced by what it means here)
+     * \param tid set to the congestion control's TypeId
+     * \return why the value is refused, or ""
+     */
+    std::string ResolveCongestionControl(std::string& text, TypeId* tid) const
+    {
+        if (text == "auto")
+        {
+            text = fabric == "ethernet" ? "Dcqcn" : "None";
+        }
+        if (!RdmaHelper::LookupCongestionControl(text, tid))
+        {
+            return "--congestionControl=" + text +
+                   " is not a congestion control (None, Dcqcn, auto or an "
+                   "RdmaCongestionControl TypeId)";
+        }
+        return "";
+    }
+
+    /**
      * What is wrong with the fabric options, for an example that refuses bad input
      * before it builds anything: an unknown --fabric, --sprayPolicy or
      * --loadBalancing.

@@ -152,11 +152,11 @@ main(int argc, char* argv[])
     }
     else
     {
-        if (congestionControl == "auto")
-        {
-            congestionControl = options.fabric == "ethernet" ? "Dcqcn" : "None";
-        }
-        rdma.SetTransportAttribute("CongestionControl", StringValue(congestionControl));
+        TypeId congestionControlType;
+        const std::string ccProblem =
+            options.ResolveCongestionControl(congestionControl, &congestionControlType);
+        NS_ABORT_MSG_IF(!ccProblem.empty(), ccProblem);
+        rdma.SetTransportAttribute("CongestionControl", TypeIdValue(congestionControlType));
         rdma.Install(fabric.GetHostDevices());
         for (uint32_t s = 1; s <= senders; ++s)
         {

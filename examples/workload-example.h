@@ -105,16 +105,11 @@ class WorkloadExampleOptions
                 input.Refuse(problem);
             }
         }
-        if (congestionControl == "auto")
+        const std::string ccProblem =
+            fabric.ResolveCongestionControl(congestionControl, &congestionControlType);
+        if (!ccProblem.empty())
         {
-            congestionControl = fabric.fabric == "ethernet" ? "Dcqcn" : "None";
-        }
-        TypeId::AttributeInformation ccInfo;
-        RdmaTransport::GetTypeId().LookupAttributeByName("CongestionControl", &ccInfo);
-        if (!ccInfo.checker->CreateValidValue(StringValue(congestionControl)))
-        {
-            input.Refuse("--congestionControl=" + congestionControl +
-                         " is not a congestion control (None, Dcqcn or auto)");
+            input.Refuse(ccProblem);
         }
         for (const auto& fields : SplitStragglers("slowGpu", slowGpuText))
         {
@@ -242,7 +237,8 @@ class WorkloadExampleOptions
     ExampleInput input;                    //!< refusals and number parsing
     ClusterDescription cluster;            //!< the cluster (--leaves, --gpusPerServer, ...)
     FabricExampleOptions fabric;           //!< the fabric (--fabric, ...)
-    std::string congestionControl{"auto"}; //!< RdmaTransport::CongestionControl, or auto
+    std::string congestionControl{"auto"}; //!< --congestionControl (auto resolved by Check)
+    TypeId congestionControlType;          //!< its TypeId, after Check
     std::string slowGpuText;               //!< --slowGpu as given
     std::string slowNicText;               //!< --slowNic as given
     std::string resultsDir;                //!< --resultsDir
@@ -335,7 +331,8 @@ class WorkloadSimulation
     {
         options.CreateResultsDir();
         m_fabric = options.fabric.Install(options.cluster);
-        m_rdma.SetTransportAttribute("CongestionControl", StringValue(options.congestionControl));
+        m_rdma.SetTransportAttribute("CongestionControl",
+                                     TypeIdValue(options.congestionControlType));
         m_rdma.Install(m_fabric->GetHostDevices());
         collectives.Install(options.cluster, m_rdma);
         for (const GpuSlowdown& slow : options.slowGpus)

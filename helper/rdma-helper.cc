@@ -26,6 +26,30 @@ RdmaHelper::SetTransportAttribute(const std::string& name, const AttributeValue&
 }
 
 void
+RdmaHelper::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_ccAttributes.emplace_back(name, value.Copy());
+}
+
+bool
+RdmaHelper::LookupCongestionControl(const std::string& name, TypeId* tid)
+{
+    const std::string full = name == "None"    ? "ns3::RdmaCongestionControl"
+                             : name == "Dcqcn" ? "ns3::DcqcnCongestionControl"
+                                               : name;
+    TypeId found;
+    if (!TypeId::LookupByNameFailSafe(full, &found) ||
+        (found != RdmaCongestionControl::GetTypeId() &&
+         !found.IsChildOf(RdmaCongestionControl::GetTypeId())) ||
+        !found.HasConstructor())
+    {
+        return false;
+    }
+    *tid = found;
+    return true;
+}
+
+void
 RdmaHelper::Install(const NodeContainer& hosts)
 {
     NetDeviceContainer nics;
@@ -71,6 +95,10 @@ RdmaHelper::Install(const NetDeviceContainer& nics)
         NS_ABORT_MSG_IF(node->GetObject<RdmaTransport>(),
                         "RdmaHelper: node " << node->GetId() << " already has an RdmaTransport");
         Ptr<RdmaTransport> transport = m_factory.Create<RdmaTransport>();
+        for (const auto& [name, value] : m_ccAttributes)
+        {
+            transport->SetCongestionControlAttribute(name, *value);
+        }
         node->AggregateObject(transport);
         transport->SetDevice(nic);
         m_table->transports.push_back(transport);

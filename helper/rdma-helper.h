@@ -37,6 +37,24 @@ class RdmaHelper
     void SetTransportAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * Set an attribute of the congestion control of every queue pair of the
+     * transports created afterwards (RdmaTransport::SetCongestionControlAttribute),
+     * after its CongestionControl attribute: SetCongestionControlAttribute("MinRate",
+     * DataRateValue(DataRate("1Gbps"))) for DCQCN.
+     * \param name attribute of the congestion control's TypeId \param value its value
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Find a congestion control by a short name or a TypeId name: "None" is
+     * ns3::RdmaCongestionControl (the line rate), "Dcqcn" ns3::DcqcnCongestionControl,
+     * and any RdmaCongestionControl subclass by its TypeId name.
+     * \param name the name \param tid set to the TypeId if found
+     * \return whether it names a congestion control
+     */
+    static bool LookupCongestionControl(const std::string& name, TypeId* tid);
+
+    /**
      * Install on hosts; each host's NIC is its first RoceNetDevice.
      * \param hosts rank i = hosts.Get(i)
      */
@@ -72,7 +90,9 @@ class RdmaHelper
                   uint32_t connection = 0) const;
 
   private:
-    ObjectFactory m_factory;                           //!< transport factory
+    ObjectFactory m_factory; //!< transport factory
+    /// congestion-control attributes for every transport
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
     std::shared_ptr<RdmaTransport::RankTable> m_table; //!< ranks installed by this helper
 };
 

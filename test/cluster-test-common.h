@@ -50,15 +50,15 @@ SmallCluster(uint32_t leaves, uint32_t hostsPerLeaf, uint32_t spines)
 inline void
 SetPaperDcqcn(RdmaHelper& rdma, DataRate nicRate)
 {
-    rdma.SetTransportAttribute("DcqcnAlphaPeriod", TimeValue(MicroSeconds(55)));
-    rdma.SetTransportAttribute("DcqcnRateIncreaseTimer", TimeValue(MicroSeconds(55)));
-    rdma.SetTransportAttribute("DcqcnFastRecoverySteps", UintegerValue(5));
-    rdma.SetTransportAttribute("DcqcnRateAi", DataRateValue(DataRate("40Mbps")));
-    rdma.SetTransportAttribute("DcqcnRateHai", DataRateValue(DataRate("400Mbps")));
-    rdma.SetTransportAttribute("DcqcnReferenceRate", DataRateValue(nicRate));
-    rdma.SetTransportAttribute("DcqcnMinRate", DataRateValue(DataRate("1Mbps")));
-    rdma.SetTransportAttribute("DcqcnRateDecreasePeriod", TimeValue(Time(0)));
-    rdma.SetTransportAttribute("DcqcnClampTargetRate", BooleanValue(true));
+    rdma.SetCongestionControlAttribute("AlphaPeriod", TimeValue(MicroSeconds(55)));
+    rdma.SetCongestionControlAttribute("RateIncreaseTimer", TimeValue(MicroSeconds(55)));
+    rdma.SetCongestionControlAttribute("FastRecoverySteps", UintegerValue(5));
+    rdma.SetCongestionControlAttribute("RateAi", DataRateValue(DataRate("40Mbps")));
+    rdma.SetCongestionControlAttribute("RateHai", DataRateValue(DataRate("400Mbps")));
+    rdma.SetCongestionControlAttribute("ReferenceRate", DataRateValue(nicRate));
+    rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate("1Mbps")));
+    rdma.SetCongestionControlAttribute("RateDecreasePeriod", TimeValue(Time(0)));
+    rdma.SetCongestionControlAttribute("ClampTargetRate", BooleanValue(true));
 }
 
 /// \param c a cluster \return RDMA payload goodput of one host link, bit/s

@@ -93,7 +93,7 @@ class DcqcnConvergenceTestCase : public TestCase
         fabric.AssignStreams(3);
         const NetDeviceContainer& nics = fabric.GetHostDevices();
         RdmaHelper rdma;
-        rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+        rdma.SetTransportAttribute("CongestionControl", StringValue("ns3::DcqcnCongestionControl"));
         if (m_paper)
         {
             SetPaperDcqcn(rdma, DataRate(rateString));

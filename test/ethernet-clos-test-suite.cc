@@ -551,7 +551,8 @@ class EthernetDcqcnTestCase : public EthernetClosTestCase
         cluster.hostLinkRate = DataRate("40Gbps");
         cluster.fabricLinkRate = DataRate("40Gbps");
         RdmaClos f(cluster, {}, [](RdmaHelper& r) {
-            r.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            r.SetTransportAttribute("CongestionControl",
+                                    StringValue("ns3::DcqcnCongestionControl"));
             SetPaperDcqcn(r, DataRate("40Gbps"));
         });
         const uint64_t size = uint64_t(1) << 30; // longer than the run
@@ -630,7 +631,8 @@ class EthernetDcqcnIncastTestCase : public EthernetClosTestCase
         ClusterDescription cluster = SmallCluster(m_senders + 1, 1, 4);
         const bool paper = m_paper;
         RdmaClos f(cluster, {}, [paper](RdmaHelper& r) {
-            r.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            r.SetTransportAttribute("CongestionControl",
+                                    StringValue("ns3::DcqcnCongestionControl"));
             if (paper)
             {
                 SetPaperDcqcn(r, DataRate("100Gbps"));

@@ -316,7 +316,7 @@ TEST(DcqcnRateController, QpCreatedLateCutsByHalfOnItsFirstCnp)
     wire.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
     NetDeviceContainer nics = wire.Install(hosts);
     RdmaHelper rdma;
-    rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+    rdma.SetTransportAttribute("CongestionControl", StringValue("ns3::DcqcnCongestionControl"));
     rdma.Install(nics);
     Ptr<RdmaTransport> tx = rdma.GetTransport(0);
     Simulator::Schedule(MilliSeconds(2),
@@ -345,7 +345,7 @@ TEST(RdmaTransport, ShortAndMalformedFramesAreCountedNeverParsed)
     RocePointToPointHelper wire;
     NetDeviceContainer nics = wire.Install(hosts);
     RdmaHelper rdma;
-    rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+    rdma.SetTransportAttribute("CongestionControl", StringValue("ns3::DcqcnCongestionControl"));
     rdma.Install(nics);
     Ptr<RdmaTransport> tx = rdma.GetTransport(0);
     Ptr<RdmaTransport> rx = rdma.GetTransport(1);
@@ -427,7 +427,8 @@ TEST(RdmaDisposeDeathTest, DisposingMidRunCancelsEveryPendingEvent)
             wire.SetChannelAttribute("Delay", TimeValue(NanoSeconds(500)));
             NetDeviceContainer nics = wire.Install(hosts);
             RdmaHelper rdma;
-            rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            rdma.SetTransportAttribute("CongestionControl",
+                                       StringValue("ns3::DcqcnCongestionControl"));
             rdma.Install(nics);
             Ptr<RdmaTransport> tx = rdma.GetTransport(0);
             rdma.Post(0, 1, 1000000, 0, RdmaCompletionCallback()); // 80 us at 100G
@@ -485,6 +486,76 @@ TEST(RoceNetDevice, FrameTimeCountsFcsPreambleAndMinimumFrame)
     dev->Dispose();
 }
 
+TEST(RdmaCongestionControl, ChosenByTypeIdWithItsAttributes)
+{
+    for (const std::string type : {"ns3::RdmaCongestionControl", "ns3::DcqcnCongestionControl"})
+    {
+        NodeContainer hosts;
+        hosts.Create(2);
+        RocePointToPointHelper wire;
+        wire.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+        NetDeviceContainer nics = wire.Install(hosts);
+        RdmaHelper rdma;
+        rdma.SetTransportAttribute("CongestionControl", StringValue(type));
+        if (type == "ns3::DcqcnCongestionControl")
+        {
+            rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate("2Gbps")));
+        }
+        rdma.Install(nics);
+        rdma.Post(0, 1, 100000, 0, RdmaCompletionCallback());
+        Ptr<RdmaTransport> tx = rdma.GetTransport(0);
+        const uint32_t qpn = tx->FindQueuePair(1);
+        ASSERT_NE(qpn, UINT32_MAX);
+        Ptr<RdmaCongestionControl> cc = tx->GetQpCongestionControl(qpn);
+        EXPECT_EQ(cc->GetInstanceTypeId().GetName(), type);
+        EXPECT_DOUBLE_EQ(cc->GetRate(), 100e9); // both start at the line rate
+        EXPECT_EQ(cc->UsesCnp(), type == "ns3::DcqcnCongestionControl");
+        if (type == "ns3::DcqcnCongestionControl")
+        {
+            DataRateValue minRate;
+            cc->GetAttribute("MinRate", minRate);
+            EXPECT_EQ(minRate.Get(), DataRate("2Gbps"));
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+}
+
+TEST(RdmaCongestionControlDeathTest, BadChoicesAreRefusedByName)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            NodeContainer hosts;
+            hosts.Create(2);
+            RocePointToPointHelper wire;
+            NetDeviceContainer nics = wire.Install(hosts);
+            RdmaHelper rdma;
+            rdma.SetTransportAttribute("CongestionControl", StringValue("ns3::Node"));
+            rdma.Install(nics);
+            Simulator::Run();
+        },
+        "CongestionControl ns3::Node is not an RdmaCongestionControl");
+    EXPECT_DEATH(
+        {
+            NodeContainer hosts;
+            hosts.Create(2);
+            RocePointToPointHelper wire;
+            NetDeviceContainer nics = wire.Install(hosts);
+            RdmaHelper rdma;
+            rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate("1Gbps")));
+            rdma.Install(nics);
+        },
+        "the congestion control ns3::RdmaCongestionControl has no attribute MinRate");
+    TypeId tid;
+    EXPECT_TRUE(RdmaHelper::LookupCongestionControl("Dcqcn", &tid));
+    EXPECT_EQ(tid.GetName(), "ns3::DcqcnCongestionControl");
+    EXPECT_TRUE(RdmaHelper::LookupCongestionControl("None", &tid));
+    EXPECT_EQ(tid.GetName(), "ns3::RdmaCongestionControl");
+    EXPECT_FALSE(RdmaHelper::LookupCongestionControl("Reno", &tid));
+    EXPECT_FALSE(RdmaHelper::LookupCongestionControl("ns3::Node", &tid));
+}
+
 TEST(RdmaDeathTest, BadInputIsRefusedByName)
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -516,11 +587,12 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
             RocePointToPointHelper wire;
             NetDeviceContainer nics = wire.Install(hosts);
             RdmaHelper rdma;
-            rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
-            rdma.SetTransportAttribute("DcqcnReferenceRate", DataRateValue(DataRate(0)));
+            rdma.SetTransportAttribute("CongestionControl",
+                                       StringValue("ns3::DcqcnCongestionControl"));
+            rdma.SetCongestionControlAttribute("ReferenceRate", DataRateValue(DataRate(0)));
             rdma.Install(nics);
         },
-        "DcqcnReferenceRate 0bps must be above 0");
+        "ReferenceRate 0bps must be above 0");
 }
 
 TEST(RoceDeathTest, BadDeviceAndRateConfigurationIsRefused)
@@ -540,7 +612,7 @@ TEST(RoceDeathTest, BadDeviceAndRateConfigurationIsRefused)
             c.minRateBps = 0;
             c.Validate();
         },
-        "DcqcnMinRate 0 bps must be in");
+        "MinRate 0 bps must be in");
     EXPECT_DEATH(
         {
             NodeContainer hosts;

@@ -125,7 +125,8 @@ class RocePcapTestCase : public TestCase
             const NetDeviceContainer& nics = fabric.GetHostDevices();
             const NetDeviceContainer& ports = fabric.GetLeafHostDevices();
             RdmaHelper rdma;
-            rdma.SetTransportAttribute("CongestionControl", StringValue("Dcqcn"));
+            rdma.SetTransportAttribute("CongestionControl",
+                                       StringValue("ns3::DcqcnCongestionControl"));
             rdma.SetTransportAttribute("Mtu", UintegerValue(1024));
             rdma.Install(nics);
             fabric.EnablePcap(prefix + "-host0.pcap", nics.Get(0), false, true);

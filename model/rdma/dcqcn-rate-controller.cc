@@ -19,17 +19,22 @@ void
 DcqcnConfig::Validate() const
 {
     NS_ABORT_MSG_IF(!(lineRateBps > 0), "DCQCN: line rate " << lineRateBps << " bps must be > 0");
-    NS_ABORT_MSG_IF(!(g > 0 && g <= 1), "DCQCN: DcqcnG " << g << " must be in (0, 1]");
+    NS_ABORT_MSG_IF(!(g > 0 && g <= 1), "DcqcnCongestionControl: G " << g << " must be in (0, 1]");
     NS_ABORT_MSG_IF(!alphaPeriod.IsStrictlyPositive(),
-                    "DCQCN: DcqcnAlphaPeriod " << alphaPeriod << " must be > 0");
+                    "DcqcnCongestionControl: AlphaPeriod " << alphaPeriod << " must be > 0");
     NS_ABORT_MSG_IF(!increaseTimer.IsStrictlyPositive(),
-                    "DCQCN: DcqcnRateIncreaseTimer " << increaseTimer << " must be > 0");
-    NS_ABORT_MSG_IF(byteCounter == 0, "DCQCN: DcqcnByteCounter " << byteCounter << " must be > 0");
-    NS_ABORT_MSG_IF(!(rateAiBps > 0), "DCQCN: DcqcnRateAi " << rateAiBps << " bps must be > 0");
-    NS_ABORT_MSG_IF(!(rateHaiBps > 0), "DCQCN: DcqcnRateHai " << rateHaiBps << " bps must be > 0");
+                    "DcqcnCongestionControl: RateIncreaseTimer " << increaseTimer
+                                                                 << " must be > 0");
+    NS_ABORT_MSG_IF(byteCounter == 0,
+                    "DcqcnCongestionControl: ByteCounter " << byteCounter << " must be > 0");
+    NS_ABORT_MSG_IF(!(rateAiBps > 0),
+                    "DcqcnCongestionControl: RateAi (scaled) " << rateAiBps << " bps must be > 0");
+    NS_ABORT_MSG_IF(!(rateHaiBps > 0),
+                    "DcqcnCongestionControl: RateHai (scaled) " << rateHaiBps
+                                                                << " bps must be > 0");
     NS_ABORT_MSG_IF(!(minRateBps > 0) || minRateBps > lineRateBps,
-                    "DCQCN: DcqcnMinRate " << minRateBps << " bps must be in (0, line rate "
-                                           << lineRateBps << "]");
+                    "DcqcnCongestionControl: MinRate "
+                        << minRateBps << " bps must be in (0, line rate " << lineRateBps << "]");
     NS_ABORT_MSG_IF(!(initialAlpha >= 0 && initialAlpha <= 1),
                     "DCQCN: initial alpha " << initialAlpha << " must be in [0, 1]");
 }

@@ -5,11 +5,12 @@
 #ifndef AI_FABRIC_RDMA_QUEUE_PAIR_H
 #define AI_FABRIC_RDMA_QUEUE_PAIR_H
 
-#include "dcqcn-rate-controller.h"
+#include "rdma-congestion-control.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <deque>
@@ -177,17 +178,16 @@ class RdmaQueuePair
     static int64_t Unwrap(uint32_t psn24, uint64_t reference);
 
     // ---- state owned by the transport (pacing, timers, congestion control) ----
-    Time nextSendTime;                       //!< pacing: earliest next send
-    bool inRing{false};                      //!< in the transport's round-robin ring
-    EventId rtoEvent;                        //!< retransmission timer event
-    Time rtoDeadline;                        //!< the timer fires at this time
-    uint32_t retries{0};                     //!< timeouts without progress
-    bool failed{false};                      //!< retry limit exceeded
-    std::unique_ptr<DcqcnRateController> cc; //!< DCQCN reaction point (or null)
-    EventId ccTimer;                         //!< DCQCN rate-increase timer
-    Time lastCnpSent{Seconds(-1)};           //!< receiver: last CNP sent for this QP
-    uint32_t rxSinceAck{0};                  //!< receiver: packets since the last ACK
-    uint16_t udpSourcePort{0xC000};          //!< flow entropy
+    Time nextSendTime;              //!< pacing: earliest next send
+    bool inRing{false};             //!< in the transport's round-robin ring
+    EventId rtoEvent;               //!< retransmission timer event
+    Time rtoDeadline;               //!< the timer fires at this time
+    uint32_t retries{0};            //!< timeouts without progress
+    bool failed{false};             //!< retry limit exceeded
+    Ptr<RdmaCongestionControl> cc;  //!< congestion control (sender side)
+    Time lastCnpSent{Seconds(-1)};  //!< receiver: last CNP sent for this QP
+    uint32_t rxSinceAck{0};         //!< receiver: packets since the last ACK
+    uint16_t udpSourcePort{0xC000}; //!< flow entropy
 
   private:
     /// A message being sent.

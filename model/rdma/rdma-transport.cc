@@ -15,6 +15,7 @@
 #include "ns3/icrc-trailer.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/reth-header.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/simulator.h"
@@ -103,78 +104,18 @@ RdmaTransport::GetTypeId()
                           MakeUintegerAccessor(&RdmaTransport::m_controlDscp),
                           MakeUintegerChecker<uint8_t>(0, 63))
             .AddAttribute("CongestionControl",
-                          "None (line rate) or Dcqcn",
-                          EnumValue(CC_NONE),
-                          ai_fabric::MakeEnumAccessor(&RdmaTransport::m_cc),
-                          MakeEnumChecker(CC_NONE, "None", CC_DCQCN, "Dcqcn"))
+                          "The RdmaCongestionControl subclass of every queue pair: "
+                          "ns3::RdmaCongestionControl (none: the line rate, suited to the "
+                          "scheduled fabric) or ns3::DcqcnCongestionControl (for the "
+                          "Ethernet Clos, whose switches mark ECN)",
+                          TypeIdValue(RdmaCongestionControl::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaTransport::m_ccType),
+                          MakeTypeIdChecker())
             .AddAttribute("CnpInterval",
                           "DCQCN notification point: at most one CNP per QP per interval",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaTransport::m_cnpInterval),
                           MakeTimeChecker())
-            .AddAttribute("DcqcnG",
-                          "DCQCN alpha gain g",
-                          DoubleValue(1.0 / 256),
-                          MakeDoubleAccessor(&RdmaTransport::m_dcqcnG),
-                          MakeDoubleChecker<double>())
-            .AddAttribute("DcqcnAlphaPeriod",
-                          "DCQCN alpha update period without CNP (1 us, as ConnectX NICs; "
-                          "the paper's K is 55 us)",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&RdmaTransport::m_dcqcnAlphaPeriod),
-                          MakeTimeChecker())
-            .AddAttribute("DcqcnRateIncreaseTimer",
-                          "DCQCN rate-increase timer T (300 us, as ConnectX NICs; the paper's "
-                          "is 55 us)",
-                          TimeValue(MicroSeconds(300)),
-                          MakeTimeAccessor(&RdmaTransport::m_dcqcnTimer),
-                          MakeTimeChecker())
-            .AddAttribute("DcqcnByteCounter",
-                          "DCQCN rate-increase byte counter B",
-                          UintegerValue(10000000),
-                          MakeUintegerAccessor(&RdmaTransport::m_dcqcnByteCounter),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("DcqcnFastRecoverySteps",
-                          "DCQCN fast-recovery steps F (the paper's is 5)",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&RdmaTransport::m_dcqcnF),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("DcqcnRateAi",
-                          "DCQCN additive increase step R_AI for a NIC of DcqcnReferenceRate, "
-                          "scaled with the NIC's rate (5 Mb/s per 25 Gb/s: 80 Mb/s at 400 Gb/s)",
-                          DataRateValue(DataRate("5Mbps")),
-                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnRai),
-                          MakeDataRateChecker())
-            .AddAttribute("DcqcnRateHai",
-                          "DCQCN hyper increase step R_HAI for a NIC of DcqcnReferenceRate, "
-                          "scaled with the NIC's rate",
-                          DataRateValue(DataRate("50Mbps")),
-                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnRhai),
-                          MakeDataRateChecker())
-            .AddAttribute("DcqcnRateDecreasePeriod",
-                          "DCQCN: at most one rate cut per period (0: a cut on every CNP, as "
-                          "the paper's reaction point)",
-                          TimeValue(MicroSeconds(4)),
-                          MakeTimeAccessor(&RdmaTransport::m_dcqcnDecreasePeriod),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("DcqcnClampTargetRate",
-                          "DCQCN: the target rate takes the current rate at every cut (the "
-                          "paper); false: only at a cut after a rate increase",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaTransport::m_dcqcnClampTarget),
-                          MakeBooleanChecker())
-            .AddAttribute("DcqcnMinRate",
-                          "DCQCN minimum sending rate (1 Gb/s, a public DCQCN configuration's; "
-                          "NICs allow down to 1 Mb/s)",
-                          DataRateValue(DataRate("1Gbps")),
-                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnMinRate),
-                          MakeDataRateChecker())
-            .AddAttribute("DcqcnReferenceRate",
-                          "The NIC rate DcqcnRateAi and DcqcnRateHai are given for; a NIC of "
-                          "another rate scales them by its rate over this one",
-                          DataRateValue(DataRate("25Gbps")),
-                          MakeDataRateAccessor(&RdmaTransport::m_dcqcnReferenceRate),
-                          MakeDataRateChecker())
             .AddTraceSource("MessagePosted",
                             "A message was posted",
                             MakeTraceSourceAccessor(&RdmaTransport::m_messagePostedTrace),
@@ -251,7 +192,7 @@ RdmaTransport::DoDispose()
     for (auto& qp : m_qps)
     {
         Simulator::Remove(qp->rtoEvent);
-        Simulator::Remove(qp->ccTimer);
+        qp->cc->Dispose();
     }
     m_qps.clear();
     m_qpByPeer.clear();
@@ -310,35 +251,48 @@ RdmaTransport::Validate() const
                                               << " but the RoceNetDevice Mtu is "
                                               << m_device->GetMtu());
     }
-    if (m_cc == CC_DCQCN)
+    NS_ABORT_MSG_IF(!m_ccType.IsChildOf(RdmaCongestionControl::GetTypeId()) &&
+                        m_ccType != RdmaCongestionControl::GetTypeId(),
+                    "RdmaTransport: CongestionControl " << m_ccType.GetName()
+                                                        << " is not an RdmaCongestionControl");
+    if (m_device)
     {
-        NS_ABORT_MSG_IF(m_dcqcnReferenceRate.GetBitRate() == 0,
-                        "RdmaTransport: DcqcnReferenceRate 0bps must be above 0");
-        MakeDcqcnConfig().Validate();
+        // A first instance checks the control's attributes before anything runs.
+        CreateCongestionControl()->Install(
+            static_cast<double>(m_device->GetDataRate().GetBitRate()),
+            Simulator::Now(),
+            RdmaCongestionControl::RateChangeCallback());
     }
 }
 
-DcqcnConfig
-RdmaTransport::MakeDcqcnConfig() const
+Ptr<RdmaCongestionControl>
+RdmaTransport::CreateCongestionControl() const
 {
-    DcqcnConfig c;
-    c.lineRateBps = m_device ? static_cast<double>(m_device->GetDataRate().GetBitRate()) : 0.0;
-    c.g = m_dcqcnG;
-    c.alphaPeriod = m_dcqcnAlphaPeriod;
-    c.increaseTimer = m_dcqcnTimer;
-    c.byteCounter = m_dcqcnByteCounter;
-    c.fastRecoverySteps = m_dcqcnF;
-    // The increase steps scale with the NIC's rate (given for DcqcnReferenceRate).
-    const double scale =
-        m_dcqcnReferenceRate.GetBitRate() > 0
-            ? c.lineRateBps / static_cast<double>(m_dcqcnReferenceRate.GetBitRate())
-            : 0.0;
-    c.rateAiBps = static_cast<double>(m_dcqcnRai.GetBitRate()) * scale;
-    c.rateHaiBps = static_cast<double>(m_dcqcnRhai.GetBitRate()) * scale;
-    c.minRateBps = static_cast<double>(m_dcqcnMinRate.GetBitRate());
-    c.decreasePeriod = m_dcqcnDecreasePeriod;
-    c.clampTargetRate = m_dcqcnClampTarget;
-    return c;
+    ObjectFactory factory;
+    factory.SetTypeId(m_ccType);
+    for (const auto& [name, value] : m_ccAttributes)
+    {
+        factory.Set(name, *value);
+    }
+    return factory.Create<RdmaCongestionControl>();
+}
+
+void
+RdmaTransport::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_LOG_FUNCTION(this << name);
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_IF(!m_ccType.LookupAttributeByName(name, &info),
+                    "RdmaTransport: the congestion control " << m_ccType.GetName()
+                                                             << " has no attribute " << name
+                                                             << " (set CongestionControl first)");
+    m_ccAttributes.emplace_back(name, value.Copy());
+}
+
+void
+RdmaTransport::OnRateChange(uint32_t qpn, double rate)
+{
+    m_rateTrace(qpn, rate);
 }
 
 void
@@ -425,7 +379,13 @@ double
 RdmaTransport::GetQpRate(uint32_t qpn) const
 {
     const RdmaQueuePair& qp = GetQueuePair(qpn);
-    return qp.cc ? qp.cc->GetRate() : m_lineRateBps;
+    return qp.cc->GetRate();
+}
+
+Ptr<RdmaCongestionControl>
+RdmaTransport::GetQpCongestionControl(uint32_t qpn) const
+{
+    return GetQueuePair(qpn).cc;
 }
 
 uint32_t
@@ -440,11 +400,11 @@ RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection)
     // Flow entropy for ECMP in 0xC000-0xFFFF, fixed per QP.
     uint32_t h = (m_rank * 2654435761u) ^ (remoteRank * 40503u) ^ (qpn * 97u);
     qp->udpSourcePort = static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
-    if (m_cc == CC_DCQCN)
-    {
-        // Alpha decays from the QP's creation, not from time 0.
-        qp->cc = std::make_unique<DcqcnRateController>(MakeDcqcnConfig(), Simulator::Now());
-    }
+    qp->cc = CreateCongestionControl();
+    qp->cc->Install(m_lineRateBps,
+                    Simulator::Now(),
+                    MakeCallback(&RdmaTransport::OnRateChange, this, qpn));
+    m_ccUsesCnp = qp->cc->UsesCnp();
     m_qps.push_back(std::move(qp));
     m_qpByPeer[PeerKey(remoteRank, connection)] = qpn;
     return qpn;
@@ -570,9 +530,8 @@ RdmaTransport::PullData(uint8_t priority)
         bool wasIdle = !qp.HasOutstanding();
         RdmaQueuePair::Segment s = qp.NextSegment();
         // Pace at the QP's rate: the frame's wire bytes at RC.
-        const Time gap = qp.cc && qp.cc->IsLimited()
-                             ? Seconds(GetWireBytes(s) * 8.0 / qp.cc->GetRate())
-                             : Time(0);
+        const double rate = qp.cc->GetRate();
+        const Time gap = rate < m_lineRateBps ? Seconds(GetWireBytes(s) * 8.0 / rate) : Time(0);
         // Ask for an ACK at once (besides every AckInterval packets and at message
         // end) when this packet fills the window, when the QP is paced so slowly
         // that AckInterval packets would take AckRequestInterval, or when it has
@@ -587,15 +546,7 @@ RdmaTransport::PullData(uint8_t priority)
              now - (qp.rtoDeadline - m_rto) >= ackRequestInterval);
         Ptr<Packet> packet = BuildData(qp, s, ackRequest);
         qp.nextSendTime = now + gap;
-        if (qp.cc)
-        {
-            double before = qp.cc->GetRate();
-            qp.cc->OnBytesSent(packet->GetSize());
-            if (qp.cc->GetRate() != before)
-            {
-                m_rateTrace(qpn, qp.cc->GetRate());
-            }
-        }
+        qp.cc->OnSend(packet->GetSize(), now);
         if (qp.HasSendable(m_windowPackets))
         {
             m_ring.push_back(qpn);
@@ -853,11 +804,13 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         // Reused between ACKs (no allocation per ACK); Receive never re-enters itself.
         auto& done = m_completedSends;
         done.clear();
+        const uint64_t unaBefore = qp.GetSndUna();
         bool progress = qp.OnAck(bth.GetPsn(), nak, done);
         if (progress)
         {
             qp.retries = 0;
             qp.rtoDeadline = now + m_rto;
+            qp.cc->OnAck(qp.GetSndUna() - unaBefore, now);
         }
         CompleteSends(done);
         Activate(qp);
@@ -867,17 +820,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     {
         ++m_stats.cnpsReceived;
         m_cnpReceivedTrace(qpn);
-        if (qp.cc)
-        {
-            if (qp.cc->OnCnp(now))
-            {
-                NS_LOG_LOGIC("qp " << qpn << " cut to " << qp.cc->GetRate() << " bit/s");
-                m_rateTrace(qpn, qp.cc->GetRate());
-                qp.ccTimer.Cancel();
-                qp.ccTimer =
-                    Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
-            }
-        }
+        qp.cc->OnCnp(now);
         return true;
     }
     // The RETH of WRITE First/Only is not needed: the receive descriptor knows the
@@ -892,8 +835,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     if (ip.GetEcn() == Ipv4Header::ECN_CE)
     {
         ++m_stats.ceReceived;
-        if (m_cc == CC_DCQCN &&
-            (qp.lastCnpSent.IsNegative() || now - qp.lastCnpSent >= m_cnpInterval))
+        if (m_ccUsesCnp && (qp.lastCnpSent.IsNegative() || now - qp.lastCnpSent >= m_cnpInterval))
         {
             SendCnp(qp);
         }
@@ -989,6 +931,7 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
                          << ": retransmission timeout, oldest unacknowledged PSN "
                          << qp.GetSndUna());
     m_timeoutTrace(qpn, qp.GetSndUna());
+    qp.cc->OnTimeout(now);
     if (++qp.retries > m_retryLimit)
     {
         qp.failed = true;
@@ -1003,19 +946,6 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
     // The retransmission re-arms the timer when it leaves: a QP held back by its
     // rate limiter or by PFC does not use up its retries without sending.
     Activate(qp);
-}
-
-void
-RdmaTransport::RateIncreaseTimer(uint32_t qpn)
-{
-    RdmaQueuePair& qp = *m_qps[qpn];
-    qp.cc->OnTimer();
-    m_rateTrace(qpn, qp.cc->GetRate());
-    if (qp.cc->IsLimited())
-    {
-        qp.ccTimer =
-            Simulator::Schedule(m_dcqcnTimer, &RdmaTransport::RateIncreaseTimer, this, qpn);
-    }
 }
 
 } // namespace ns3

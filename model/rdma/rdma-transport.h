@@ -5,7 +5,7 @@
 #ifndef AI_FABRIC_RDMA_TRANSPORT_H
 #define AI_FABRIC_RDMA_TRANSPORT_H
 
-#include "dcqcn-rate-controller.h"
+#include "rdma-congestion-control.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/buffer.h"
@@ -21,7 +21,9 @@
 #include <array>
 #include <deque>
 #include <memory>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -47,13 +49,6 @@ class RoceNetDevice;
 class RdmaTransport : public Object
 {
   public:
-    /// Congestion control choices.
-    enum CongestionControl
-    {
-        CC_NONE,  //!< line rate (the scheduled fabric's default)
-        CC_DCQCN, //!< DCQCN reaction and notification points
-    };
-
     /// Every transport of a job and its rank -> address mapping.
     struct RankTable
     {
@@ -167,6 +162,16 @@ class RdmaTransport : public Object
     uint32_t FindQueuePair(uint32_t dstRank, uint32_t connection = 0) const;
     /// \param qpn QP number \return its current sending rate (bit/s)
     double GetQpRate(uint32_t qpn) const;
+    /// \param qpn QP number \return its congestion control
+    Ptr<RdmaCongestionControl> GetQpCongestionControl(uint32_t qpn) const;
+
+    /**
+     * Set an attribute of the congestion control every queue pair created from now
+     * on gets (the CongestionControl attribute's TypeId), as in
+     * SetCongestionControlAttribute("MinRate", DataRateValue(DataRate("1Gbps"))).
+     * \param name the attribute \param value its value
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
 
     /// RoCEv2 UDP destination port.
     static constexpr uint16_t ROCE_UDP_PORT = 4791;
@@ -223,38 +228,30 @@ class RdmaTransport : public Object
     void ArmTimer(RdmaQueuePair& qp);
     /// Retransmission timer event.
     void RetransmitTimeout(uint32_t qpn);
-    /// DCQCN rate-increase timer event.
-    void RateIncreaseTimer(uint32_t qpn);
+    /// A queue pair's congestion control changed its rate. \param qpn \param rate
+    void OnRateChange(uint32_t qpn, double rate);
+    /// \return a new congestion control of the CongestionControl TypeId and attributes
+    Ptr<RdmaCongestionControl> CreateCongestionControl() const;
     /// Finish the sender side of completed messages.
     void CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
     /// Check attribute values; stop with a clear message if impossible.
     void Validate() const;
-    /// \return the DCQCN constants from the attributes
-    DcqcnConfig MakeDcqcnConfig() const;
 
     // attributes
-    uint32_t m_mtu;                //!< path MTU: payload bytes per packet
-    uint32_t m_ackInterval;        //!< ACK every N in-order packets
-    uint32_t m_initialPsn;         //!< first PSN of every QP this transport sends on
-    Time m_rto;                    //!< retransmission timeout
-    Time m_ackRequestInterval;     //!< wait for progress before AckReq (0: m_rto / 8)
-    uint32_t m_retryLimit;         //!< timeouts without progress before the QP fails
-    uint64_t m_windowBytes;        //!< bytes-in-flight window (0 = none)
-    uint8_t m_dataDscp;            //!< DSCP of data packets
-    uint8_t m_controlDscp;         //!< DSCP of ACK/NAK/CNP
-    CongestionControl m_cc;        //!< congestion control
-    Time m_cnpInterval;            //!< minimum gap between CNPs per QP
-    double m_dcqcnG;               //!< DCQCN g
-    Time m_dcqcnAlphaPeriod;       //!< DCQCN alpha period
-    Time m_dcqcnTimer;             //!< DCQCN rate-increase timer
-    uint64_t m_dcqcnByteCounter;   //!< DCQCN byte counter
-    uint32_t m_dcqcnF;             //!< DCQCN fast-recovery steps
-    DataRate m_dcqcnRai;           //!< DCQCN additive increase
-    DataRate m_dcqcnRhai;          //!< DCQCN hyper increase
-    DataRate m_dcqcnMinRate;       //!< DCQCN minimum rate
-    Time m_dcqcnDecreasePeriod;    //!< DCQCN: at most one cut per period
-    bool m_dcqcnClampTarget;       //!< DCQCN: RT = RC at every cut
-    DataRate m_dcqcnReferenceRate; //!< DCQCN: NIC rate of the increase steps
+    uint32_t m_mtu;            //!< path MTU: payload bytes per packet
+    uint32_t m_ackInterval;    //!< ACK every N in-order packets
+    uint32_t m_initialPsn;     //!< first PSN of every QP this transport sends on
+    Time m_rto;                //!< retransmission timeout
+    Time m_ackRequestInterval; //!< wait for progress before AckReq (0: m_rto / 8)
+    uint32_t m_retryLimit;     //!< timeouts without progress before the QP fails
+    uint64_t m_windowBytes;    //!< bytes-in-flight window (0 = none)
+    uint8_t m_dataDscp;        //!< DSCP of data packets
+    uint8_t m_controlDscp;     //!< DSCP of ACK/NAK/CNP
+    TypeId m_ccType;           //!< CongestionControl
+    Time m_cnpInterval;        //!< minimum gap between CNPs per QP
+    /// attributes for every queue pair's congestion control
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
+    bool m_ccUsesCnp{false}; //!< receivers send CNPs (the control's UsesCnp)
 
     Ptr<RoceNetDevice> m_device;                       //!< host NIC
     uint32_t m_rank{0};                                //!< rank
