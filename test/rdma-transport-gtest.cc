@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -547,6 +548,28 @@ TEST(RdmaCongestionControlDeathTest, BadChoicesAreRefusedByName)
             rdma.Install(nics);
         },
         "the congestion control ns3::RdmaCongestionControl has no attribute MinRate");
+    for (const auto& [attribute, value, message] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"TargetDelay", "0s", "TargetDelay .* must be above 0"},
+             {"MaxDecrease", "1", "MaxDecrease 1 must be in \\(0, 1\\)"},
+             {"MinRate", "1000Gbps", "MinRate 1000000000000bps must be in \\(0, line rate\\]"},
+         })
+    {
+        EXPECT_DEATH(
+            {
+                NodeContainer hosts;
+                hosts.Create(2);
+                RocePointToPointHelper wire;
+                NetDeviceContainer nics = wire.Install(hosts);
+                RdmaHelper rdma;
+                rdma.SetTransportAttribute("CongestionControl",
+                                           StringValue("ns3::SwiftCongestionControl"));
+                rdma.SetCongestionControlAttribute(attribute, StringValue(value));
+                rdma.Install(nics);
+                Simulator::Run();
+            },
+            "SwiftCongestionControl: " + message);
+    }
     TypeId tid;
     EXPECT_TRUE(RdmaHelper::LookupCongestionControl("Dcqcn", &tid));
     EXPECT_EQ(tid.GetName(), "ns3::DcqcnCongestionControl");

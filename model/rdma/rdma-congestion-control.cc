@@ -63,8 +63,20 @@ RdmaCongestionControl::GetRate() const
     return m_lineRateBps;
 }
 
+uint32_t
+RdmaCongestionControl::GetWindowPackets() const
+{
+    return 0;
+}
+
 bool
 RdmaCongestionControl::UsesCnp() const
+{
+    return false;
+}
+
+bool
+RdmaCongestionControl::UsesRtt() const
 {
     return false;
 }
@@ -75,7 +87,7 @@ RdmaCongestionControl::OnSend(uint64_t /* bytes */, Time /* now */)
 }
 
 void
-RdmaCongestionControl::OnAck(uint64_t /* ackedPackets */, Time /* now */)
+RdmaCongestionControl::OnAck(uint64_t /* ackedPackets */, Time /* rtt */, Time /* now */)
 {
 }
 

@@ -53,13 +53,25 @@ class RdmaCongestionControl : public Object
 
     /// \return the rate to pace data frames at, bit/s (at most the line rate)
     virtual double GetRate() const;
+    /// \return the most packets the queue pair may have in flight (0: no limit of
+    ///         this control's; the transport's MaxBytesInFlight still applies)
+    virtual uint32_t GetWindowPackets() const;
     /// \return whether receivers answer CE marks with CNPs for this control
     virtual bool UsesCnp() const;
+    /// \return whether OnAck needs round-trip samples (the transport then keeps the
+    ///         send time of every packet in flight)
+    virtual bool UsesRtt() const;
 
     /// \param bytes a data packet's bytes just sent \param now the time
     virtual void OnSend(uint64_t bytes, Time now);
-    /// \param ackedPackets packets newly acknowledged \param now the time
-    virtual void OnAck(uint64_t ackedPackets, Time now);
+    /**
+     * An ACK advanced the send window.
+     * \param ackedPackets packets newly acknowledged
+     * \param rtt with UsesRtt(), the time since the newest of them was sent (first
+     *        transmissions only, Karn's rule); negative if there is no sample
+     * \param now the time
+     */
+    virtual void OnAck(uint64_t ackedPackets, Time rtt, Time now);
     /// \param now the time a CNP arrived
     virtual void OnCnp(Time now);
     /// \param now the time of a retransmission timeout

@@ -178,13 +178,15 @@ class RdmaQueuePair
     static int64_t Unwrap(uint32_t psn24, uint64_t reference);
 
     // ---- state owned by the transport (pacing, timers, congestion control) ----
-    Time nextSendTime;              //!< pacing: earliest next send
-    bool inRing{false};             //!< in the transport's round-robin ring
-    EventId rtoEvent;               //!< retransmission timer event
-    Time rtoDeadline;               //!< the timer fires at this time
-    uint32_t retries{0};            //!< timeouts without progress
-    bool failed{false};             //!< retry limit exceeded
-    Ptr<RdmaCongestionControl> cc;  //!< congestion control (sender side)
+    Time nextSendTime;             //!< pacing: earliest next send
+    bool inRing{false};            //!< in the transport's round-robin ring
+    EventId rtoEvent;              //!< retransmission timer event
+    Time rtoDeadline;              //!< the timer fires at this time
+    uint32_t retries{0};           //!< timeouts without progress
+    bool failed{false};            //!< retry limit exceeded
+    Ptr<RdmaCongestionControl> cc; //!< congestion control (sender side)
+    /// (PSN, send time) of first transmissions in flight, when cc->UsesRtt()
+    std::deque<std::pair<uint64_t, Time>> sendTimes;
     Time lastCnpSent{Seconds(-1)};  //!< receiver: last CNP sent for this QP
     uint32_t rxSinceAck{0};         //!< receiver: packets since the last ACK
     uint16_t udpSourcePort{0xC000}; //!< flow entropy

@@ -289,6 +289,17 @@ RdmaTransport::SetCongestionControlAttribute(const std::string& name, const Attr
     m_ccAttributes.emplace_back(name, value.Copy());
 }
 
+uint32_t
+RdmaTransport::GetWindowPackets(const RdmaQueuePair& qp) const
+{
+    const uint32_t cc = qp.cc->GetWindowPackets();
+    if (cc == 0 || m_windowPackets == 0)
+    {
+        return cc == 0 ? m_windowPackets : cc;
+    }
+    return static_cast<uint32_t>(std::min<uint64_t>(cc, m_windowPackets));
+}
+
 void
 RdmaTransport::OnRateChange(uint32_t qpn, double rate)
 {
@@ -405,6 +416,7 @@ RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection)
                     Simulator::Now(),
                     MakeCallback(&RdmaTransport::OnRateChange, this, qpn));
     m_ccUsesCnp = qp->cc->UsesCnp();
+    m_ccUsesRtt = qp->cc->UsesRtt();
     m_qps.push_back(std::move(qp));
     m_qpByPeer[PeerKey(remoteRank, connection)] = qpn;
     return qpn;
@@ -472,7 +484,7 @@ RdmaTransport::PostMessage(uint32_t dstRank,
 void
 RdmaTransport::Activate(RdmaQueuePair& qp)
 {
-    if (!qp.inRing && qp.HasSendable(m_windowPackets))
+    if (!qp.inRing && qp.HasSendable(GetWindowPackets(qp)))
     {
         qp.inRing = true;
         m_ring.push_back(qp.GetQpn());
@@ -516,7 +528,8 @@ RdmaTransport::PullData(uint8_t priority)
         uint32_t qpn = m_ring.front();
         m_ring.pop_front();
         RdmaQueuePair& qp = *m_qps[qpn];
-        if (!qp.HasSendable(m_windowPackets))
+        const uint32_t window = GetWindowPackets(qp);
+        if (!qp.HasSendable(window))
         {
             qp.inRing = false;
             continue;
@@ -540,14 +553,18 @@ RdmaTransport::PullData(uint8_t priority)
         const Time ackRequestInterval =
             m_ackRequestInterval.IsZero() ? m_rto / 8 : m_ackRequestInterval;
         const bool ackRequest =
-            (m_windowPackets > 0 && qp.GetSndNxt() - qp.GetSndUna() >= m_windowPackets) ||
+            (window > 0 && qp.GetSndNxt() - qp.GetSndUna() >= window) ||
             gap.GetSeconds() * m_ackInterval >= ackRequestInterval.GetSeconds() ||
             (ai_fabric::IsPending(qp.rtoEvent) &&
              now - (qp.rtoDeadline - m_rto) >= ackRequestInterval);
         Ptr<Packet> packet = BuildData(qp, s, ackRequest);
+        if (m_ccUsesRtt && !s.retransmission)
+        {
+            qp.sendTimes.emplace_back(s.psn, now);
+        }
         qp.nextSendTime = now + gap;
         qp.cc->OnSend(packet->GetSize(), now);
-        if (qp.HasSendable(m_windowPackets))
+        if (qp.HasSendable(window))
         {
             m_ring.push_back(qpn);
         }
@@ -806,11 +823,23 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         done.clear();
         const uint64_t unaBefore = qp.GetSndUna();
         bool progress = qp.OnAck(bth.GetPsn(), nak, done);
+        // RTT sample: the newest first transmission the ACK covers (Karn's rule:
+        // after a go-back-N the retransmitted PSNs give none).
+        Time rtt(-1);
+        while (!qp.sendTimes.empty() && qp.sendTimes.front().first < qp.GetSndUna())
+        {
+            rtt = now - qp.sendTimes.front().second;
+            qp.sendTimes.pop_front();
+        }
+        if (nak)
+        {
+            qp.sendTimes.clear();
+        }
         if (progress)
         {
             qp.retries = 0;
             qp.rtoDeadline = now + m_rto;
-            qp.cc->OnAck(qp.GetSndUna() - unaBefore, now);
+            qp.cc->OnAck(qp.GetSndUna() - unaBefore, rtt, now);
         }
         CompleteSends(done);
         Activate(qp);
@@ -943,6 +972,7 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
         return;
     }
     qp.GoBackN();
+    qp.sendTimes.clear(); // every PSN in flight goes again: no RTT sample from them
     // The retransmission re-arms the timer when it leaves: a QP held back by its
     // rate limiter or by PFC does not use up its retries without sending.
     Activate(qp);

@@ -228,6 +228,9 @@ class RdmaTransport : public Object
     void ArmTimer(RdmaQueuePair& qp);
     /// Retransmission timer event.
     void RetransmitTimeout(uint32_t qpn);
+    /// \param qp a queue pair \return its window in packets (0: none): the smaller of
+    ///         MaxBytesInFlight's and its congestion control's
+    uint32_t GetWindowPackets(const RdmaQueuePair& qp) const;
     /// A queue pair's congestion control changed its rate. \param qpn \param rate
     void OnRateChange(uint32_t qpn, double rate);
     /// \return a new congestion control of the CongestionControl TypeId and attributes
@@ -252,6 +255,7 @@ class RdmaTransport : public Object
     /// attributes for every queue pair's congestion control
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
     bool m_ccUsesCnp{false}; //!< receivers send CNPs (the control's UsesCnp)
+    bool m_ccUsesRtt{false}; //!< keep send times for RTT samples (UsesRtt)
 
     Ptr<RoceNetDevice> m_device;                       //!< host NIC
     uint32_t m_rank{0};                                //!< rank
