@@ -272,6 +272,37 @@ TEST(EthernetClos, EcmpIsPerFlowAndSpreadsEvenly)
     Simulator::Destroy();
 }
 
+TEST(EthernetClos, EcmpHashFollowsTheRunAndAssignStreams)
+{
+    // The 64 flows' uplinks under a run: with 4 uplinks, two independent hash salts
+    // give the same 64 choices with probability 4^-64 only.
+    const auto choices = [](uint32_t run, int64_t stream) {
+        RngSeedManager::SetRun(run);
+        const ClusterDescription c = SmallClos();
+        EthernetClosHelper clos;
+        clos.Install(c);
+        if (stream >= 0)
+        {
+            clos.AssignStreams(stream);
+        }
+        std::vector<uint32_t> ports;
+        for (uint32_t i = 0; i < 64; ++i)
+        {
+            ports.push_back(
+                clos.GetLeaf(0)->SelectPort(MakeUdpPacket(49152 + i, c.GetHostAddress(2)), 2));
+        }
+        Simulator::Destroy();
+        return ports;
+    };
+    // Without AssignStreams the streams are numbered as ns-3 creates them, so only a
+    // fresh process repeats a run; with it, the stream and RngRun decide.
+    EXPECT_EQ(choices(1, 7), choices(1, 7)) << "AssignStreams and the run fix them";
+    EXPECT_NE(choices(1, 7), choices(2, 7)) << "RngRun changes the collisions";
+    EXPECT_NE(choices(1, 7), choices(1, 9)) << "other streams, other salts";
+    EXPECT_NE(choices(1, -1), choices(1, 7)) << "the salt is drawn, not fixed";
+    RngSeedManager::SetRun(1);
+}
+
 TEST(EthernetClos, PacketSprayDealsRoundRobin)
 {
     const ClusterDescription c = SmallClos();

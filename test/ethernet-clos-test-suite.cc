@@ -802,9 +802,10 @@ class EthernetLinkFailureTestCase : public EthernetClosTestCase
     bool m_remote; //!< which link fails
 };
 
-/// A PFC pause lost on a flapping link: spine 0 pauses leaf 0 during an 8:1 incast,
-/// and the link between them goes down 400 ns later, while the pause is on the
-/// wire, and comes back 2 us later. The spine says the pause again when the link
+/// A PFC pause lost on a flapping link: a spine pauses leaf 0 during an 8:1 incast
+/// (the first to do so after 1 ms; which spine depends on the ECMP hash, so both
+/// are watched), and the link between them goes down 400 ns later, while the pause
+/// is on the wire, and comes back 2 us later. The spine says the pause again when the link
 /// returns, so leaf 0 does not run into a port over its threshold at line rate:
 /// nothing is dropped beyond the headroom (368 packets were, before).
 class EthernetPauseFlapTestCase : public EthernetClosTestCase
@@ -823,15 +824,26 @@ class EthernetPauseFlapTestCase : public EthernetClosTestCase
         m_lostPfc += (head[12] << 8 | head[13]) == PfcHeader::ETHERTYPE;
     }
 
-    void OnPfc(uint32_t port, uint8_t, bool pause)
+    /// \param self the test \param spine the spine \param port its port
+    /// \param priority the priority \param pause pause (else resume)
+    static void OnPfcOf(EthernetPauseFlapTestCase* self,
+                        uint32_t spine,
+                        uint32_t port,
+                        uint8_t priority,
+                        bool pause)
+    {
+        self->OnPfc(spine, port, priority, pause);
+    }
+
+    void OnPfc(uint32_t spine, uint32_t port, uint8_t, bool pause)
     {
         if (m_flapped || !pause || port != 0 || Simulator::Now() < MicroSeconds(1000))
         {
             return;
         }
-        m_flapped = true; // spine 0's port 0 is its link to leaf 0
-        m_fabric->ScheduleLinkState(0, 0, 0, NanoSeconds(400), false);
-        m_fabric->ScheduleLinkState(0, 0, 0, NanoSeconds(400) + MicroSeconds(2), true);
+        m_flapped = true; // a spine's port 0 is its link to leaf 0
+        m_fabric->ScheduleLinkState(0, spine, 0, NanoSeconds(400), false);
+        m_fabric->ScheduleLinkState(0, spine, 0, NanoSeconds(400) + MicroSeconds(2), true);
     }
 
     void DoRun() override
@@ -843,12 +855,16 @@ class EthernetPauseFlapTestCase : public EthernetClosTestCase
         {
             f.Post(h, 4, size);
         }
-        f.fabric.GetFabricChannel(0, 0, 0)->TraceConnectWithoutContext(
-            "FrameLost",
-            MakeCallback(&EthernetPauseFlapTestCase::OnLost, this));
-        f.fabric.GetSpine(0)->TraceConnectWithoutContext(
-            "Pfc",
-            MakeCallback(&EthernetPauseFlapTestCase::OnPfc, this));
+        for (uint32_t spine = 0; spine < 2; ++spine)
+        {
+            f.fabric.GetFabricChannel(0, spine, 0)
+                ->TraceConnectWithoutContext(
+                    "FrameLost",
+                    MakeCallback(&EthernetPauseFlapTestCase::OnLost, this));
+            f.fabric.GetSpine(spine)->TraceConnectWithoutContext(
+                "Pfc",
+                MakeBoundCallback(&EthernetPauseFlapTestCase::OnPfcOf, this, spine));
+        }
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(m_flapped, true, "the link flapped after a pause");
         NS_TEST_EXPECT_MSG_GT(m_lostPfc, 0, "a PFC frame was lost on the wire");

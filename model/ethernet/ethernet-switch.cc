@@ -57,7 +57,9 @@ EthernetSwitch::GetTypeId()
                                           "Adaptive"))
             .AddAttribute("EcmpSeed",
                           "Seed of the ECMP hash (mixed with the node id, so switches "
-                          "of one tier do not all hash alike)",
+                          "of one tier do not all hash alike, and with a salt drawn from "
+                          "the switch's random stream, so that RngRun changes the "
+                          "collisions)",
                           UintegerValue(0),
                           MakeUintegerAccessor(&EthernetSwitch::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
@@ -157,7 +159,8 @@ EthernetSwitch::GetTypeId()
 }
 
 EthernetSwitch::EthernetSwitch()
-    : m_uniform(CreateObject<UniformRandomVariable>())
+    : m_uniform(CreateObject<UniformRandomVariable>()),
+      m_hashRng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -184,6 +187,7 @@ EthernetSwitch::DoDispose()
     m_ports.clear();
     m_mmu = nullptr;
     m_uniform = nullptr;
+    m_hashRng = nullptr;
     // Listeners may hold the switch's neighbours (EthernetClosHelper's routing).
     m_advertiseTrace = TracedCallback<uint32_t, bool>();
     Object::DoDispose();
@@ -421,7 +425,7 @@ EthernetSwitch::HashFlow(const uint8_t* head) const
     const uint32_t node = m_nodeId;
     for (int i = 0; i < 4; ++i)
     {
-        key[i] = static_cast<uint8_t>(m_ecmpSeed >> (8 * i));
+        key[i] = static_cast<uint8_t>((m_ecmpSeed ^ m_hashSalt) >> (8 * i));
         key[4 + i] = static_cast<uint8_t>(node >> (8 * i));
     }
     std::copy(head + 12, head + 20, key + 8);
@@ -446,6 +450,14 @@ EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
 uint32_t
 EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
 {
+    if (!m_hashSaltDrawn)
+    {
+        // The salt follows the run (RngRun) and AssignStreams, so that runs differ in
+        // their hash collisions as different deployments would.
+        m_hashSalt = m_hashRng->GetInteger(0, UINT32_MAX - 1);
+        m_hashSaltDrawn = true;
+        NS_LOG_LOGIC("ECMP hash salt " << m_hashSalt);
+    }
     Route& route = m_routes[host];
     const std::vector<uint32_t>& ports = route.active;
     const auto n = static_cast<uint32_t>(ports.size());
@@ -747,7 +759,9 @@ int64_t
 EthernetSwitch::AssignStreams(int64_t stream)
 {
     m_uniform->SetStream(stream);
-    return 1;
+    m_hashRng->SetStream(stream + 1);
+    m_hashSaltDrawn = false;
+    return 2;
 }
 
 } // namespace ns3

@@ -175,8 +175,8 @@ class EthernetSwitch : public Object
     uint32_t SelectPort(Ptr<const Packet> packet, uint32_t host);
 
     /**
-     * Fix the random stream used for ECN marking.
-     * \param stream first stream \return streams used (1)
+     * Fix the random streams of ECN marking and of the ECMP hash salt.
+     * \param stream first stream \return streams used (2)
      */
     int64_t AssignStreams(int64_t stream);
 
@@ -270,6 +270,9 @@ class EthernetSwitch : public Object
     uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
     Ptr<SharedBufferMmu> m_mmu;            //!< buffer
     Ptr<UniformRandomVariable> m_uniform;  //!< ECN draws
+    Ptr<UniformRandomVariable> m_hashRng;  //!< draws the ECMP hash salt
+    uint32_t m_hashSalt{0};                //!< mixed into the ECMP hash with EcmpSeed
+    bool m_hashSaltDrawn{false};           //!< m_hashSalt drawn from m_hashRng
     LoadBalancing m_loadBalancing{ECMP};   //!< port choice
     uint32_t m_ecmpSeed{0};                //!< hash seed
     bool m_ecnEnabled{true};               //!< ECN marking on
