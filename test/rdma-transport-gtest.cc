@@ -12,8 +12,10 @@
 #include "ns3/network-module.h"
 #include "ns3/udp-header.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -579,6 +581,61 @@ TEST(RdmaCongestionControlDeathTest, BadChoicesAreRefusedByName)
     EXPECT_FALSE(RdmaHelper::LookupCongestionControl("ns3::Node", &tid));
 }
 
+TEST(RdmaTransport, EntropyValuesSpreadAMessageOverQueuePairs)
+{
+    // EntropyValues 4: a 10-packet message (40,960 B at the 4096 B Mtu) goes as 4
+    // parts of 2, 3, 2 and 3 packets (boundaries 10 k / 4 rounded down: 0, 2, 5, 7, 10) on
+    // 4 queue pairs with 4 UDP source ports; sender and receiver each complete it
+    // once, with its whole size. A 1-packet message needs one part only.
+    NodeContainer hosts;
+    hosts.Create(2);
+    RocePointToPointHelper wire;
+    NetDeviceContainer nics = wire.Install(hosts);
+    RdmaHelper rdma;
+    rdma.SetTransportAttribute("EntropyValues", UintegerValue(4));
+    rdma.Install(nics);
+    std::vector<RdmaCompletion> sent;
+    std::vector<RdmaCompletion> received;
+    auto onSent = [&sent](const RdmaCompletion& c) { sent.push_back(c); };
+    auto onReceived = [&received](const RdmaCompletion& c) { received.push_back(c); };
+    rdma.Post(0,
+              1,
+              10 * 4096,
+              7,
+              MakeCallback(&decltype(onSent)::operator(), &onSent),
+              MakeCallback(&decltype(onReceived)::operator(), &onReceived));
+    rdma.Post(0, 1, 100, 8, MakeCallback(&decltype(onSent)::operator(), &onSent));
+    Simulator::Run();
+    Ptr<RdmaTransport> tx = rdma.GetTransport(0);
+    ASSERT_EQ(tx->GetNQueuePairs(), 4u);
+    std::set<uint16_t> ports;
+    for (uint32_t q = 0; q < 4; ++q)
+    {
+        ports.insert(tx->GetQueuePair(q).udpSourcePort);
+    }
+    EXPECT_EQ(ports.size(), 4u);
+    // Queue pair 0 carried 2 packets and the 1-packet message, queue pair 2 two.
+    EXPECT_EQ(tx->GetQueuePair(0).GetSndUna() - tx->GetQueuePair(2).GetSndUna(), 1u);
+    EXPECT_EQ(tx->GetQueuePair(1).GetSndUna() - tx->GetQueuePair(2).GetSndUna(), 1u);
+    ASSERT_EQ(sent.size(), 2u);
+    // The 1-packet message, behind 2 packets on queue pair 0, completes first.
+    std::sort(sent.begin(), sent.end(), [](const RdmaCompletion& a, const RdmaCompletion& b) {
+        return a.tag < b.tag;
+    });
+    EXPECT_EQ(sent[0].size, 10u * 4096);
+    EXPECT_EQ(sent[0].tag, 7u);
+    EXPECT_EQ(sent[0].parts, 4u);
+    EXPECT_EQ(sent[1].size, 100u);
+    EXPECT_EQ(sent[1].parts, 1u);
+    ASSERT_EQ(received.size(), 1u);
+    EXPECT_EQ(received[0].size, 10u * 4096);
+    EXPECT_EQ(rdma.GetTransport(1)->GetStats().messagesReceived, 2u);
+    EXPECT_EQ(rdma.GetTransport(1)->GetStats().bytesDelivered, 10u * 4096 + 100);
+    EXPECT_EQ(tx->GetStats().messagesSent, 2u);
+    EXPECT_EQ(tx->GetStats().messagesPosted, 2u);
+    Simulator::Destroy();
+}
+
 TEST(RdmaDeathTest, BadInputIsRefusedByName)
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -603,6 +660,13 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
         },
         "destination rank 1 is the sending rank");
     EXPECT_DEATH(MakePair().GetTransport(2), "rank 2 is unknown");
+    EXPECT_DEATH(
+        {
+            auto rdma = MakePair();
+            rdma.GetTransport(0)->SetAttribute("EntropyValues", UintegerValue(0));
+            rdma.Post(0, 1, 100, 0, RdmaCompletionCallback());
+        },
+        "EntropyValues 0 must be in 1..255");
     EXPECT_DEATH(
         {
             NodeContainer hosts;

@@ -33,6 +33,7 @@ struct RdmaCompletion
     uint64_t tag{0};        //!< application tag
     uint64_t id{0};         //!< message id (unique per sending transport)
     uint32_t connection{0}; //!< connection (queue pair) it travelled on
+    uint32_t parts{1};      //!< queue pairs the message was spread over (EntropyValues)
     Time postTime;          //!< when the message was posted
     Time doneTime;          //!< when this completion happened
 };

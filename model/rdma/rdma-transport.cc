@@ -31,6 +31,17 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaTransport");
 
+namespace
+{
+/// \param src sending rank \param id its message id \return the receiver's key of a
+///        split message
+uint64_t
+SplitReceiveKey(uint32_t src, uint64_t id)
+{
+    return (static_cast<uint64_t>(src) << 40) | (id & ((uint64_t{1} << 40) - 1));
+}
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaTransport);
 
 namespace
@@ -111,6 +122,14 @@ RdmaTransport::GetTypeId()
                           TypeIdValue(RdmaCongestionControl::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaTransport::m_ccType),
                           MakeTypeIdChecker())
+            .AddAttribute("EntropyValues",
+                          "Queue pairs (each with its own UDP source port, so ECMP sees a "
+                          "flow each) a connection spreads every message over: a message of "
+                          "P packets goes as min(EntropyValues, P) parts of nearly equal "
+                          "size, and completes when every part has",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaTransport::m_entropyValues),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("CnpInterval",
                           "DCQCN notification point: at most one CNP per QP per interval",
                           TimeValue(MicroSeconds(50)),
@@ -196,6 +215,8 @@ RdmaTransport::DoDispose()
     }
     m_qps.clear();
     m_qpByPeer.clear();
+    m_splitSends.clear();
+    m_splitReceives.clear();
     m_ring.clear();
     Simulator::Remove(m_wakeEvent);
     if (m_device)
@@ -239,6 +260,8 @@ RdmaTransport::Validate() const
     NS_ABORT_MSG_IF(m_cnpInterval.IsStrictlyNegative(),
                     "RdmaTransport: CnpInterval " << m_cnpInterval << " must be >= 0");
     NS_ABORT_MSG_IF(m_ackInterval == 0, "RdmaTransport: AckInterval 0 must be >= 1");
+    NS_ABORT_MSG_IF(m_entropyValues == 0 || m_entropyValues > 255,
+                    "RdmaTransport: EntropyValues " << m_entropyValues << " must be in 1..255");
     NS_ABORT_MSG_IF(m_ackRequestInterval.IsStrictlyNegative() || m_ackRequestInterval >= m_rto,
                     "RdmaTransport: AckRequestInterval "
                         << m_ackRequestInterval << " must be in [0, RetransmitTimeout " << m_rto
@@ -381,9 +404,30 @@ RdmaTransport::FindQueuePair(uint32_t dstRank, uint32_t connection) const
 }
 
 uint64_t
-RdmaTransport::PeerKey(uint32_t remoteRank, uint32_t connection)
+RdmaTransport::PeerKey(uint32_t remoteRank, uint32_t connection, uint32_t entropy)
 {
-    return (static_cast<uint64_t>(remoteRank) << 32) | connection;
+    // Ranks and queue pair numbers are below 2^24, entropy values below 2^8.
+    return (static_cast<uint64_t>(entropy) << 56) | (static_cast<uint64_t>(remoteRank) << 32) |
+           connection;
+}
+
+bool
+RdmaTransport::CompletePart(std::unordered_map<uint64_t, SplitMessage>& splits,
+                            uint64_t key,
+                            RdmaCompletion& info,
+                            RdmaCompletionCallback& cb)
+{
+    auto it = splits.find(key);
+    NS_ABORT_MSG_IF(it == splits.end(), "RdmaTransport: a part of an unknown split message");
+    if (--it->second.partsLeft > 0)
+    {
+        return false;
+    }
+    info.size = it->second.size;
+    info.connection = it->second.connection;
+    cb = it->second.cb;
+    splits.erase(it);
+    return true;
 }
 
 double
@@ -400,7 +444,7 @@ RdmaTransport::GetQpCongestionControl(uint32_t qpn) const
 }
 
 uint32_t
-RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection)
+RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entropy)
 {
     NS_ABORT_MSG_IF(!m_device, "RdmaTransport (rank " << m_rank << "): no RoceNetDevice set");
     auto qpn = static_cast<uint32_t>(m_qps.size());
@@ -418,22 +462,22 @@ RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection)
     m_ccUsesCnp = qp->cc->UsesCnp();
     m_ccUsesRtt = qp->cc->UsesRtt();
     m_qps.push_back(std::move(qp));
-    m_qpByPeer[PeerKey(remoteRank, connection)] = qpn;
+    m_qpByPeer[PeerKey(remoteRank, connection, entropy)] = qpn;
     return qpn;
 }
 
 uint32_t
-RdmaTransport::GetOrCreateQp(uint32_t dstRank, uint32_t connection)
+RdmaTransport::GetOrCreateQp(uint32_t dstRank, uint32_t connection, uint32_t entropy)
 {
-    auto it = m_qpByPeer.find(PeerKey(dstRank, connection));
+    auto it = m_qpByPeer.find(PeerKey(dstRank, connection, entropy));
     if (it != m_qpByPeer.end())
     {
         return it->second;
     }
     Ptr<RdmaTransport> remote = m_table->transports[dstRank];
     NS_ABORT_MSG_IF(!remote, "RdmaTransport: rank " << dstRank << " has no transport");
-    uint32_t local = CreateQp(dstRank, connection);
-    uint32_t far = remote->CreateQp(m_rank, connection);
+    uint32_t local = CreateQp(dstRank, connection, entropy);
+    uint32_t far = remote->CreateQp(m_rank, connection, entropy);
     m_qps[local]->SetRemoteQpn(far);
     remote->m_qps[far]->SetRemoteQpn(local);
     m_qps[local]->SetInitialPsns(m_initialPsn, remote->m_initialPsn);
@@ -461,8 +505,8 @@ RdmaTransport::PostMessage(uint32_t dstRank,
                                                        << m_table->transports.size() - 1 << ")");
     NS_ABORT_MSG_IF(dstRank == m_rank,
                     "RdmaTransport: destination rank " << dstRank << " is the sending rank itself");
-    uint32_t qpn = GetOrCreateQp(dstRank, connection);
-    RdmaQueuePair& qp = *m_qps[qpn];
+    NS_ABORT_MSG_IF(m_entropyValues == 0 || m_entropyValues > 255,
+                    "RdmaTransport: EntropyValues " << m_entropyValues << " must be in 1..255");
     RdmaCompletion info;
     info.srcRank = m_rank;
     info.dstRank = dstRank;
@@ -471,13 +515,34 @@ RdmaTransport::PostMessage(uint32_t dstRank,
     info.tag = tag;
     info.id = m_nextMessageId++;
     info.postTime = Simulator::Now();
-    qp.PostSend(info, onSent);
-    // The matching receive descriptor, consumed in order at the far end.
-    m_table->transports[dstRank]->m_qps[qp.GetRemoteQpn()]->PostReceive(info, onReceived);
+    const uint64_t packets = (size + m_mtu - 1) / m_mtu;
+    info.parts = static_cast<uint32_t>(std::min<uint64_t>(m_entropyValues, packets));
+    Ptr<RdmaTransport> far = m_table->transports[dstRank];
+    if (info.parts > 1)
+    {
+        NS_LOG_LOGIC("message " << info.id << " spread over " << info.parts << " queue pairs");
+        m_splitSends[info.id] = SplitMessage{info.parts, size, connection, onSent};
+        far->m_splitReceives[SplitReceiveKey(m_rank, info.id)] =
+            SplitMessage{info.parts, size, connection, onReceived};
+    }
+    for (uint32_t k = 0; k < info.parts; ++k)
+    {
+        RdmaCompletion part = info;
+        // Parts of nearly equal size, whole packets but the last.
+        const uint64_t packetsBefore = packets * k / info.parts;
+        const uint64_t packetsAfter = packets * (k + 1) / info.parts;
+        part.size = std::min(size, packetsAfter * m_mtu) - packetsBefore * m_mtu;
+        RdmaQueuePair& qp = *m_qps[GetOrCreateQp(dstRank, connection, k)];
+        qp.PostSend(part, info.parts > 1 ? RdmaCompletionCallback() : onSent);
+        // The matching receive descriptor, consumed in order at the far end.
+        far->m_qps[qp.GetRemoteQpn()]->PostReceive(part,
+                                                   info.parts > 1 ? RdmaCompletionCallback()
+                                                                  : onReceived);
+        Activate(qp);
+    }
     ++m_stats.messagesPosted;
     m_stats.bytesPosted += size;
     m_messagePostedTrace(info);
-    Activate(qp);
     return info.id;
 }
 
@@ -885,6 +950,11 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     case RdmaQueuePair::RX_MESSAGE_COMPLETE:
         m_stats.bytesDelivered += payload;
         SendAck(qp, false);
+        if (info.parts > 1 &&
+            !CompletePart(m_splitReceives, SplitReceiveKey(info.srcRank, info.id), info, cb))
+        {
+            break; // other parts of the message are still on their way
+        }
         info.doneTime = now;
         ++m_stats.messagesReceived;
         m_messageReceivedTrace(info);
@@ -918,6 +988,10 @@ RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletio
     Time now = Simulator::Now();
     for (auto& [info, cb] : done)
     {
+        if (info.parts > 1 && !CompletePart(m_splitSends, info.id, info, cb))
+        {
+            continue; // other parts of the message are still on their way
+        }
         info.doneTime = now;
         ++m_stats.messagesSent;
         m_messageSentTrace(info);

@@ -186,11 +186,32 @@ class RdmaTransport : public Object
 
   private:
     /// \return the QP of a connection to dstRank, creating both ends on first use
-    uint32_t GetOrCreateQp(uint32_t dstRank, uint32_t connection);
+    uint32_t GetOrCreateQp(uint32_t dstRank, uint32_t connection, uint32_t entropy = 0);
     /// Create the local end of a QP of a connection to a remote rank. \return its number
-    uint32_t CreateQp(uint32_t remoteRank, uint32_t connection);
+    uint32_t CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entropy);
     /// \return the key of a (remote rank, connection) pair in m_qpByPeer
-    static uint64_t PeerKey(uint32_t remoteRank, uint32_t connection);
+    static uint64_t PeerKey(uint32_t remoteRank, uint32_t connection, uint32_t entropy = 0);
+
+    /// A message spread over several queue pairs, until its last part completes.
+    struct SplitMessage
+    {
+        uint32_t partsLeft{0};     //!< parts not completed
+        uint64_t size{0};          //!< the whole message's bytes
+        uint32_t connection{0};    //!< the connection it was posted on
+        RdmaCompletionCallback cb; //!< the caller's callback
+    };
+
+    /**
+     * Count a completed part of a split message.
+     * \param splits the side's split messages \param key the message's key
+     * \param info the part's completion (becomes the message's when it is the last)
+     * \param cb set to the caller's callback when it is the last
+     * \return true if the message is complete
+     */
+    static bool CompletePart(std::unordered_map<uint64_t, SplitMessage>& splits,
+                             uint64_t key,
+                             RdmaCompletion& info,
+                             RdmaCompletionCallback& cb);
     /// Device pull source for the data priority.
     Ptr<Packet> PullData(uint8_t priority);
     /// Put a QP in the round-robin ring if it can send; wake the device.
@@ -254,8 +275,13 @@ class RdmaTransport : public Object
     Time m_cnpInterval;        //!< minimum gap between CNPs per QP
     /// attributes for every queue pair's congestion control
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
-    bool m_ccUsesCnp{false}; //!< receivers send CNPs (the control's UsesCnp)
-    bool m_ccUsesRtt{false}; //!< keep send times for RTT samples (UsesRtt)
+    bool m_ccUsesCnp{false};     //!< receivers send CNPs (the control's UsesCnp)
+    bool m_ccUsesRtt{false};     //!< keep send times for RTT samples (UsesRtt)
+    uint32_t m_entropyValues{1}; //!< EntropyValues: queue pairs per connection
+    /// split messages this rank sends, by message id
+    std::unordered_map<uint64_t, SplitMessage> m_splitSends;
+    /// split messages this rank receives, by (source rank, message id)
+    std::unordered_map<uint64_t, SplitMessage> m_splitReceives;
 
     Ptr<RoceNetDevice> m_device;                       //!< host NIC
     uint32_t m_rank{0};                                //!< rank
