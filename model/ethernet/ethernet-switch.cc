@@ -55,6 +55,15 @@ EthernetSwitch::GetTypeId()
                                           "PacketSpray",
                                           EthernetSwitch::ADAPTIVE,
                                           "Adaptive"))
+            .AddAttribute("HashBucketsPerPort",
+                          "Resilient ECMP: a route's flows hash into this many buckets per "
+                          "port, each bucket bound to a port; when a port goes down only its "
+                          "buckets move (spread over the live ports), so only the flows that "
+                          "used it change path (0: hash over the live ports, where a failure "
+                          "moves most flows). With every port up both choose alike.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&EthernetSwitch::m_bucketsPerPort),
+                          MakeUintegerChecker<uint32_t>(0, 1 << 16))
             .AddAttribute("EcmpSeed",
                           "Seed of the ECMP hash (mixed with the node id, so switches "
                           "of one tier do not all hash alike, and with a salt drawn from "
@@ -490,7 +499,18 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
     }
     case ECMP:
     default:
-        return ports[HashFlow(head) % n];
+        if (m_bucketsPerPort == 0)
+        {
+            return ports[HashFlow(head) % n];
+        }
+        // Resilient hashing, without a table: bucket b of P x HashBucketsPerPort
+        // belongs to port b mod P of the route; while that port is down, its buckets
+        // are dealt over the live ports by b / P. With every port up this is
+        // ports[hash mod P], as without it.
+        const auto p = static_cast<uint32_t>(route.ports.size());
+        const uint32_t bucket = HashFlow(head) % (p * m_bucketsPerPort);
+        const uint32_t home = route.ports[bucket % p];
+        return m_ports[home].up ? home : ports[(bucket / p) % n];
     }
 }
 

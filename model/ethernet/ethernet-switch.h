@@ -268,6 +268,7 @@ class EthernetSwitch : public Object
     std::vector<Port> m_ports;             //!< by index
     std::vector<uint32_t> m_portOfIfIndex; //!< node interface -> port
     uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
+    uint32_t m_bucketsPerPort;             //!< HashBucketsPerPort (0: no resilient hashing)
     Ptr<SharedBufferMmu> m_mmu;            //!< buffer
     Ptr<UniformRandomVariable> m_uniform;  //!< ECN draws
     Ptr<UniformRandomVariable> m_hashRng;  //!< draws the ECMP hash salt
