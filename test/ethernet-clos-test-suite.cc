@@ -751,6 +751,96 @@ class EthernetEntropyTestCase : public EthernetClosTestCase
     }
 };
 
+/**
+ * A PFC storm: host 3 (leaf 1) pauses priority 3 without end from 200 us to 5 ms
+ * (a pause of 65535 quanta every 100 us), while host 0 sends 8 MB to it and host 1
+ * 8 MB to host 2 (2 leaves x 2 hosts, 1 spine, 100 Gb/s). Leaf 1's port to host 3
+ * stops; its buffer fills with host 3's packets, so leaf 1 pauses the spine and
+ * the spine leaf 0: host 1's flow to host 2, which never goes near host 3, stops
+ * too (head-of-line blocking through PFC).
+ *
+ * With the watchdog (detection and restoration 1 ms, set on the switches), leaf
+ * 1's port detects the storm 1 ms after the first pause reached it (by 1.21 ms),
+ * ignores host 3's pauses and drops the frames for host 3 (counted), so the pause
+ * chain lets go and host 1's message completes by 2 ms; the storm clears 1 ms
+ * after host 3's last pause (by 6.01 ms), and host 0's message, its dropped
+ * packets retransmitted, completes too. Without the watchdog host 1's message
+ * has not completed when the storm ends.
+ */
+class EthernetPfcWatchdogTestCase : public EthernetClosTestCase
+{
+  public:
+    explicit EthernetPfcWatchdogTestCase(bool watchdog)
+        : EthernetClosTestCase(std::string("Clos: a PFC storm ") +
+                               (watchdog ? "broken by the watchdog" : "without a watchdog")),
+          m_watchdog(watchdog)
+    {
+    }
+
+  private:
+    void OnStorm(uint8_t priority, bool storm)
+    {
+        (storm ? m_detected : m_cleared) = Simulator::Now();
+        NS_TEST_EXPECT_MSG_EQ(+priority, 3, "the data priority");
+    }
+
+    static void Pause(Ptr<RoceNetDevice> device)
+    {
+        device->SendPfc(3, 65535);
+        if (Simulator::Now() + MicroSeconds(100) <= MilliSeconds(5))
+        {
+            Simulator::Schedule(MicroSeconds(100), &Pause, device);
+        }
+    }
+
+    void DoRun() override
+    {
+        const Time detection = m_watchdog ? MilliSeconds(1) : Time(0);
+        RdmaClos f(SmallCluster(2, 2, 1), [detection](EthernetClosHelper& clos) {
+            clos.SetSwitchAttribute("PfcWatchdogDetectionTime", TimeValue(detection));
+            clos.SetSwitchAttribute("PfcWatchdogRestorationTime", TimeValue(MilliSeconds(1)));
+        });
+        const uint64_t size = 8 << 20;
+        f.Post(0, 3, size);
+        f.Post(1, 2, size);
+        Ptr<RoceNetDevice> toHost3 = f.fabric.GetLeaf(1)->GetPort(1); // host 3: port 3 mod 2
+        toHost3->TraceConnectWithoutContext(
+            "PfcStorm",
+            MakeCallback(&EthernetPfcWatchdogTestCase::OnStorm, this));
+        Simulator::Schedule(MicroSeconds(200), &Pause, f.fabric.GetHostDevice(3));
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        const Time victimDone = f.completions.done.at(1);
+        std::cout << GetName() << ": storm detected " << m_detected.As(Time::US) << ", cleared "
+                  << m_cleared.As(Time::US) << ", " << toHost3->GetCounters().pfcStormDrops
+                  << " frames dropped, host 1's message done " << victimDone.As(Time::US)
+                  << ", host 0's " << f.completions.done.at(0).As(Time::US) << std::endl;
+        if (m_watchdog)
+        {
+            NS_TEST_EXPECT_MSG_GT(m_detected, MicroSeconds(1200), "a storm only after 1 ms");
+            NS_TEST_EXPECT_MSG_LT(m_detected, MicroSeconds(1210), "detected at 1 ms of pause");
+            NS_TEST_EXPECT_MSG_EQ(toHost3->GetCounters().pfcStorms, 1, "one storm");
+            NS_TEST_EXPECT_MSG_GT(toHost3->GetCounters().pfcStormDrops, 0, "frames dropped");
+            NS_TEST_EXPECT_MSG_LT(victimDone, MilliSeconds(2), "the victim flow goes on");
+            NS_TEST_EXPECT_MSG_GT(m_cleared, MilliSeconds(6), "clears 1 ms after the last pause");
+            NS_TEST_EXPECT_MSG_LT(m_cleared, MicroSeconds(6010), "and not later");
+            NS_TEST_EXPECT_MSG_EQ(f.completions.count, 2, "both messages complete");
+            NS_TEST_EXPECT_MSG_EQ(f.Sum().bytesDelivered, 2 * size, "each byte once");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(toHost3->GetCounters().pfcStorms, 0, "no watchdog");
+            NS_TEST_EXPECT_MSG_EQ(victimDone.IsZero() || victimDone > MilliSeconds(5),
+                                  true,
+                                  "the victim flow waits for the storm to end");
+        }
+    }
+
+    bool m_watchdog; //!< the switches' watchdog on
+    Time m_detected; //!< when the storm was detected
+    Time m_cleared;  //!< when it cleared
+};
+
 /// Link failures under one long RDMA flow from host 0 (leaf 0) to host 1 (leaf 1)
 /// over two spines, while the flow is running.
 ///
@@ -966,6 +1056,8 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetDcqcnIncastTestCase(64, false));
         AddTestCase(new EthernetDcqcnIncastTestCase(16, true));
         AddTestCase(new EthernetEntropyTestCase);
+        AddTestCase(new EthernetPfcWatchdogTestCase(true));
+        AddTestCase(new EthernetPfcWatchdogTestCase(false));
         AddTestCase(new EthernetLinkFailureTestCase(false));
         AddTestCase(new EthernetLinkFailureTestCase(true));
         AddTestCase(new EthernetPauseFlapTestCase);

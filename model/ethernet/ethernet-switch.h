@@ -269,6 +269,8 @@ class EthernetSwitch : public Object
     std::vector<uint32_t> m_portOfIfIndex; //!< node interface -> port
     uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
     uint32_t m_bucketsPerPort;             //!< HashBucketsPerPort (0: no resilient hashing)
+    Time m_watchdogDetection;              //!< PfcWatchdogDetectionTime of the ports
+    Time m_watchdogRestoration;            //!< PfcWatchdogRestorationTime of the ports
     Ptr<SharedBufferMmu> m_mmu;            //!< buffer
     Ptr<UniformRandomVariable> m_uniform;  //!< ECN draws
     Ptr<UniformRandomVariable> m_hashRng;  //!< draws the ECMP hash salt

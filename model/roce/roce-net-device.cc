@@ -64,6 +64,19 @@ RoceNetDevice::GetTypeId()
                           MakeIpv4AddressAccessor(&RoceNetDevice::SetIpv4Address,
                                                   &RoceNetDevice::GetIpv4Address),
                           MakeIpv4AddressChecker())
+            .AddAttribute("PfcWatchdogDetectionTime",
+                          "PFC watchdog: a priority paused this long without a resume is in "
+                          "a storm; the port then ignores its pauses and drops its frames "
+                          "(counted) until no pause has come for PfcWatchdogRestorationTime "
+                          "(0: no watchdog)",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RoceNetDevice::m_watchdogDetection),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogRestorationTime",
+                          "PFC watchdog: a storm clears when no pause has come for this long",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&RoceNetDevice::m_watchdogRestoration),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("ReceiveErrorModel",
                           "Error model applied to received frames (drops are counted)",
                           PointerValue(),
@@ -110,6 +123,11 @@ RoceNetDevice::GetTypeId()
                             "A PFC frame was sent: priority, quanta (0 = resume)",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_pfcSentTrace),
                             "ns3::RoceNetDevice::PfcCallback")
+            .AddTraceSource("PfcStorm",
+                            "The PFC watchdog detected a storm on a priority (true) or saw it "
+                            "clear (false)",
+                            MakeTraceSourceAccessor(&RoceNetDevice::m_pfcStormTrace),
+                            "ns3::RoceNetDevice::PfcStormCallback")
             .AddTraceSource("PfcReceived",
                             "A PFC frame was received: priority, quanta (0 = resume)",
                             MakeTraceSourceAccessor(&RoceNetDevice::m_pfcReceivedTrace),
@@ -151,6 +169,7 @@ RoceNetDevice::DoDispose()
         q.frames.clear();
         q.bytes = 0;
         Simulator::Remove(q.resumeEvent);
+        Simulator::Remove(q.watchdogEvent);
         q.pull = PullCallback();
     }
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -401,6 +420,11 @@ RoceNetDevice::TryTransmit()
     for (int p = NUM_PRIORITIES - 1; p >= 0; --p)
     {
         PriorityQueue& q = m_queues[p];
+        if (q.storm)
+        {
+            DropStorm(static_cast<uint8_t>(p));
+            continue;
+        }
         if (now < q.pausedUntil)
         {
             continue;
@@ -548,10 +572,21 @@ RoceNetDevice::ReceivePfc(Ptr<Packet> body)
         uint16_t quanta = pfc.GetPauseTime(p);
         m_pfcReceivedTrace(p, quanta);
         PriorityQueue& q = m_queues[p];
+        if (quanta > 0)
+        {
+            q.lastPause = now;
+        }
+        if (q.storm)
+        {
+            NS_LOG_LOGIC("priority " << +p << " in a PFC storm: pause ignored");
+            continue;
+        }
         q.resumeEvent.Cancel();
         if (quanta == 0)
         {
             q.pausedUntil = now;
+            q.pausedSince = Time(-1);
+            q.watchdogEvent.Cancel();
             TryTransmit();
         }
         else
@@ -560,6 +595,18 @@ RoceNetDevice::ReceivePfc(Ptr<Packet> body)
             Time pause = m_bps.CalculateBytesTxTime(64ULL * quanta);
             q.pausedUntil = now + pause;
             q.resumeEvent = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, p);
+            if (q.pausedSince.IsNegative())
+            {
+                q.pausedSince = now;
+                if (m_watchdogDetection.IsStrictlyPositive())
+                {
+                    q.watchdogEvent.Cancel();
+                    q.watchdogEvent = Simulator::Schedule(m_watchdogDetection,
+                                                          &RoceNetDevice::WatchdogCheck,
+                                                          this,
+                                                          p);
+                }
+            }
         }
     }
 }
@@ -568,7 +615,80 @@ void
 RoceNetDevice::PauseExpired(uint8_t priority)
 {
     NS_LOG_FUNCTION(this << +priority);
+    PriorityQueue& q = m_queues[priority];
+    q.pausedSince = Time(-1); // the pause ran out: not a storm
+    q.watchdogEvent.Cancel();
     TryTransmit();
+}
+
+void
+RoceNetDevice::WatchdogCheck(uint8_t priority)
+{
+    PriorityQueue& q = m_queues[priority];
+    const Time now = Simulator::Now();
+    if (q.pausedSince.IsNegative() || now - q.pausedSince < m_watchdogDetection ||
+        now >= q.pausedUntil)
+    {
+        return;
+    }
+    NS_LOG_LOGIC("PFC watchdog: priority " << +priority << " paused since "
+                                           << q.pausedSince.As(Time::US)
+                                           << ": storm, pauses ignored, frames dropped");
+    q.storm = true;
+    ++m_counters.pfcStorms;
+    m_pfcStormTrace(priority, true);
+    q.pausedUntil = now;
+    q.pausedSince = Time(-1);
+    q.resumeEvent.Cancel();
+    q.watchdogEvent = Simulator::Schedule(m_watchdogRestoration,
+                                          &RoceNetDevice::RestorationCheck,
+                                          this,
+                                          priority);
+    TryTransmit();
+}
+
+void
+RoceNetDevice::RestorationCheck(uint8_t priority)
+{
+    PriorityQueue& q = m_queues[priority];
+    const Time quiet = Simulator::Now() - q.lastPause;
+    if (quiet < m_watchdogRestoration)
+    {
+        q.watchdogEvent = Simulator::Schedule(m_watchdogRestoration - quiet,
+                                              &RoceNetDevice::RestorationCheck,
+                                              this,
+                                              priority);
+        return;
+    }
+    NS_LOG_LOGIC("PFC watchdog: priority " << +priority << " quiet for " << quiet.As(Time::US)
+                                           << ": storm cleared");
+    q.storm = false;
+    m_pfcStormTrace(priority, false);
+    TryTransmit();
+}
+
+void
+RoceNetDevice::DropStorm(uint8_t priority)
+{
+    PriorityQueue& q = m_queues[priority];
+    while (!q.frames.empty())
+    {
+        ++m_counters.pfcStormDrops;
+        m_dropTrace(q.frames.front(), priority);
+        q.bytes -= q.frames.front()->GetSize();
+        q.frames.pop_front();
+    }
+    if (q.pull.IsNull())
+    {
+        return;
+    }
+    m_inTryTransmit = true;
+    while (Ptr<Packet> packet = q.pull(priority))
+    {
+        ++m_counters.pfcStormDrops;
+        m_dropTrace(packet, priority);
+    }
+    m_inTryTransmit = false;
 }
 
 // NetDevice boilerplate

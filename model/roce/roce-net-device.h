@@ -70,6 +70,9 @@ class RoceNetDevice : public NetDevice
     typedef void (*FramePriorityCallback)(Ptr<const Packet> frame, uint8_t priority);
     /// TracedCallback signature for PfcSent and PfcReceived: (priority, quanta).
     typedef void (*PfcCallback)(uint8_t priority, uint16_t quanta);
+    /// TracedCallback signature for PfcStorm: (priority, true when a storm is
+    /// detected, false when it has cleared).
+    typedef void (*PfcStormCallback)(uint8_t priority, bool storm);
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -133,15 +136,17 @@ class RoceNetDevice : public NetDevice
     /// Counters (never reset).
     struct Counters
     {
-        uint64_t txFrames{0};     //!< frames sent
-        uint64_t txBytes{0};      //!< bytes sent (frames without FCS)
-        uint64_t rxFrames{0};     //!< frames received and accepted
-        uint64_t rxBytes{0};      //!< bytes received and accepted
-        uint64_t queueDrops{0};   //!< frames refused by a full queue or too big for the Mtu
-        uint64_t rxErrorDrops{0}; //!< received frames dropped by the error model
-        uint64_t rxMalformed{0};  //!< received frames too short for their headers (dropped)
-        uint64_t pfcSent{0};      //!< PFC frames sent
-        uint64_t pfcReceived{0};  //!< PFC frames received
+        uint64_t txFrames{0};      //!< frames sent
+        uint64_t txBytes{0};       //!< bytes sent (frames without FCS)
+        uint64_t rxFrames{0};      //!< frames received and accepted
+        uint64_t rxBytes{0};       //!< bytes received and accepted
+        uint64_t queueDrops{0};    //!< frames refused by a full queue or too big for the Mtu
+        uint64_t rxErrorDrops{0};  //!< received frames dropped by the error model
+        uint64_t rxMalformed{0};   //!< received frames too short for their headers (dropped)
+        uint64_t pfcSent{0};       //!< PFC frames sent
+        uint64_t pfcReceived{0};   //!< PFC frames received
+        uint64_t pfcStorms{0};     //!< PFC storms the watchdog detected
+        uint64_t pfcStormDrops{0}; //!< frames dropped while a storm held their priority
     };
 
     /// \return the counters
@@ -205,6 +210,12 @@ class RoceNetDevice : public NetDevice
     void ReceivePfc(Ptr<Packet> body);
     /// A pause of a priority has expired.
     void PauseExpired(uint8_t priority);
+    /// The watchdog's detection time since a priority's pause began has passed.
+    void WatchdogCheck(uint8_t priority);
+    /// A storm may have cleared (no pause for the restoration time).
+    void RestorationCheck(uint8_t priority);
+    /// Drop every frame of a priority in a storm, queued or from its pull source.
+    void DropStorm(uint8_t priority);
     /// \return the peer device's MAC address (broadcast if none)
     Mac48Address GetPeerMac() const;
     /// Check a priority argument.
@@ -219,6 +230,10 @@ class RoceNetDevice : public NetDevice
         EventId resumeEvent;            //!< fires when the pause expires
         PullCallback pull;              //!< optional packet source
         uint64_t txFrames{0};           //!< frames of this priority sent
+        Time pausedSince{-1};           //!< start of the current pause (negative: none)
+        Time lastPause;                 //!< last pause received
+        bool storm{false};              //!< the watchdog ignores pauses and drops
+        EventId watchdogEvent;          //!< detection or restoration check
     };
 
     Ptr<Node> m_node;                                   //!< node
@@ -230,6 +245,8 @@ class RoceNetDevice : public NetDevice
     uint16_t m_mtu{4200};                               //!< IPv4 MTU
     uint64_t m_maxQueueBytes{0};                        //!< per-priority queue limit
     Ptr<ErrorModel> m_receiveErrorModel;                //!< receive loss
+    Time m_watchdogDetection;                           //!< PfcWatchdogDetectionTime
+    Time m_watchdogRestoration;                         //!< PfcWatchdogRestorationTime
     std::array<PriorityQueue, NUM_PRIORITIES> m_queues; //!< the eight queues
     std::deque<Ptr<Packet>> m_controlQueue;             //!< PFC frames, sent first
     bool m_txBusy{false};                               //!< a frame is on the wire
@@ -265,6 +282,8 @@ class RoceNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
     /// PFC received: priority, quanta.
     TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;
+    /// PFC storm detected (true) or cleared (false): priority.
+    TracedCallback<uint8_t, bool> m_pfcStormTrace;
     /// pcap hooks (full frames, Ethernet header included).
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
     /// pcap hooks, promiscuous.
