@@ -176,18 +176,55 @@ TEST(RdmaQueuePair, ReceiverNaksOnceThenDropsAndReacksDuplicates)
     RdmaCompletion m;
     m.size = 4096; // four packets
     rx.PostReceive(m, RdmaCompletionCallback());
-    RdmaCompletion done;
-    RdmaCompletionCallback cb;
-    EXPECT_EQ(rx.OnData(0, 1024, false, done, cb), RdmaQueuePair::RX_ACCEPTED);
-    EXPECT_EQ(rx.OnData(2, 1024, false, done, cb), RdmaQueuePair::RX_OUT_OF_ORDER_NAK);
-    EXPECT_EQ(rx.OnData(3, 1024, true, done, cb), RdmaQueuePair::RX_OUT_OF_ORDER_DROP);
-    EXPECT_EQ(rx.OnData(0, 1024, false, done, cb), RdmaQueuePair::RX_DUPLICATE);
-    EXPECT_EQ(rx.OnData(1, 1024, false, done, cb), RdmaQueuePair::RX_ACCEPTED);
-    EXPECT_EQ(rx.OnData(2, 1024, false, done, cb), RdmaQueuePair::RX_ACCEPTED);
-    EXPECT_EQ(rx.OnData(3, 1024, true, done, cb), RdmaQueuePair::RX_MESSAGE_COMPLETE);
-    EXPECT_EQ(done.size, 4096u);
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done;
+    EXPECT_EQ(rx.OnData(0, 1024, false, done), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(rx.OnData(2, 1024, false, done), RdmaQueuePair::RX_OUT_OF_ORDER_NAK);
+    EXPECT_EQ(rx.OnData(3, 1024, true, done), RdmaQueuePair::RX_OUT_OF_ORDER_DROP);
+    EXPECT_EQ(rx.OnData(0, 1024, false, done), RdmaQueuePair::RX_DUPLICATE);
+    EXPECT_EQ(rx.OnData(1, 1024, false, done), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(rx.OnData(2, 1024, false, done), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_TRUE(done.empty());
+    EXPECT_EQ(rx.OnData(3, 1024, true, done), RdmaQueuePair::RX_ACCEPTED);
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0].first.size, 4096u);
     EXPECT_EQ(rx.GetDeliveredBytes(), 4096u);
     EXPECT_EQ(rx.GetMsn(), 1u);
+}
+
+TEST(RdmaQueuePair, OutOfOrderPlacementHoldsAndReleasesWithoutNak)
+{
+    // Window 4: two messages of 3 packets (PSN 0-2, 3-5). Arrivals 1, 2, 4, 5, 3, 0:
+    // each of 1..5 is held (never a NAK); 0 fills the gap and releases 0..5, which
+    // completes both messages at once. PSN 6 is 6 ahead of the expected 0 when it is
+    // the first to arrive in another queue pair: beyond the window, dropped silently.
+    RdmaQueuePair rx(0, 1, 0, 1000);
+    RdmaCompletion m;
+    m.size = 3000;
+    m.tag = 1;
+    rx.PostReceive(m, RdmaCompletionCallback());
+    m.tag = 2;
+    rx.PostReceive(m, RdmaCompletionCallback());
+    rx.SetReorderWindow(5);
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done;
+    for (uint32_t psn : {1, 2, 4, 5, 3})
+    {
+        EXPECT_EQ(rx.OnData(psn, 1000, psn == 2 || psn == 5, done), RdmaQueuePair::RX_PLACED)
+            << "PSN " << psn;
+    }
+    EXPECT_EQ(rx.OnData(4, 1000, false, done), RdmaQueuePair::RX_DUPLICATE) << "held already";
+    EXPECT_EQ(rx.GetDeliveredBytes(), 0u);
+    EXPECT_EQ(rx.OnData(0, 1000, false, done), RdmaQueuePair::RX_ACCEPTED);
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0].first.tag, 1u);
+    EXPECT_EQ(done[1].first.tag, 2u);
+    EXPECT_EQ(rx.GetExpectedPsn(), 6u);
+    EXPECT_EQ(rx.GetDeliveredBytes(), 6000u);
+    EXPECT_EQ(rx.GetMsn(), 2u);
+
+    RdmaQueuePair other(1, 1, 0, 1000);
+    other.PostReceive(m, RdmaCompletionCallback());
+    other.SetReorderWindow(5);
+    EXPECT_EQ(other.OnData(6, 1000, false, done), RdmaQueuePair::RX_OUT_OF_ORDER_DROP);
 }
 
 TEST(RdmaQueuePair, NakRewindsAndAckCompletes)

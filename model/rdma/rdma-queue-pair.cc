@@ -232,12 +232,21 @@ RdmaQueuePair::PostReceive(const RdmaCompletion& info, RdmaCompletionCallback on
     m_recvs.push_back(std::move(m));
 }
 
+void
+RdmaQueuePair::SetReorderWindow(uint32_t packets)
+{
+    NS_ABORT_MSG_IF(m_delivered > 0,
+                    "RdmaQueuePair " << m_qpn << ": reorder window set after data arrived");
+    m_reorderWindow = packets;
+    m_held.assign(packets > 0 ? packets + 1 : 0, 0);
+    m_heldLast.assign(m_held.size(), false);
+}
+
 RdmaQueuePair::RxResult
 RdmaQueuePair::OnData(uint32_t psn24,
                       uint32_t payload,
                       bool lastOfMessage,
-                      RdmaCompletion& done,
-                      RdmaCompletionCallback& cb)
+                      std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed)
 {
     int64_t psn = Unwrap(psn24, m_expected);
     if (psn < static_cast<int64_t>(m_expected))
@@ -246,13 +255,48 @@ RdmaQueuePair::OnData(uint32_t psn24,
     }
     if (psn > static_cast<int64_t>(m_expected))
     {
-        if (m_nakSent)
+        const auto ahead = static_cast<uint64_t>(psn) - m_expected;
+        if (ahead <= m_reorderWindow)
+        {
+            // Out-of-order placement: hold it until the gap before it fills.
+            const std::size_t slot = static_cast<uint64_t>(psn) % m_held.size();
+            if (m_held[slot] != 0)
+            {
+                return RX_DUPLICATE;
+            }
+            m_held[slot] = payload + 1;
+            m_heldLast[slot] = lastOfMessage;
+            return RX_PLACED;
+        }
+        if (m_nakSent || m_reorderWindow > 0)
         {
             return RX_OUT_OF_ORDER_DROP;
         }
         m_nakSent = true;
         return RX_OUT_OF_ORDER_NAK;
     }
+    Deliver(payload, lastOfMessage, completed);
+    // Then every held packet the gap was keeping back.
+    while (!m_held.empty())
+    {
+        const std::size_t slot = m_expected % m_held.size();
+        if (m_held[slot] == 0)
+        {
+            break;
+        }
+        const uint32_t held = m_held[slot] - 1;
+        const bool last = m_heldLast[slot];
+        m_held[slot] = 0;
+        Deliver(held, last, completed);
+    }
+    return RX_ACCEPTED;
+}
+
+void
+RdmaQueuePair::Deliver(uint32_t payload,
+                       bool lastOfMessage,
+                       std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed)
+{
     NS_ABORT_MSG_IF(m_recvs.empty(),
                     "RdmaQueuePair " << m_qpn << ": data with no posted message (rank "
                                      << m_remoteRank << " -> " << m_localRank << ")");
@@ -266,16 +310,14 @@ RdmaQueuePair::OnData(uint32_t psn24,
                                      << " bytes for a message of " << m.info.size);
     if (!lastOfMessage)
     {
-        return RX_ACCEPTED;
+        return;
     }
     NS_ABORT_MSG_IF(m.received != m.info.size,
                     "RdmaQueuePair " << m_qpn << ": message ended after " << m.received << " of "
                                      << m.info.size << " bytes");
-    done = m.info;
-    cb = m.cb;
+    completed.emplace_back(m.info, m.cb);
     m_recvs.pop_front();
     ++m_msn;
-    return RX_MESSAGE_COMPLETE;
 }
 
 uint64_t

@@ -69,8 +69,8 @@ class RdmaQueuePair
     /// Outcome of a received data packet.
     enum RxResult
     {
-        RX_ACCEPTED,          //!< in order, message not finished
-        RX_MESSAGE_COMPLETE,  //!< in order, last packet of a message
+        RX_ACCEPTED,          //!< in order (with any held packets it releases)
+        RX_PLACED,            //!< out of order, held within the reorder window
         RX_OUT_OF_ORDER_NAK,  //!< PSN gap: send a NAK for the expected PSN
         RX_OUT_OF_ORDER_DROP, //!< PSN gap already NAKed: drop silently
         RX_DUPLICATE,         //!< already received: re-acknowledge
@@ -150,19 +150,27 @@ class RdmaQueuePair
      */
     void PostReceive(const RdmaCompletion& info, RdmaCompletionCallback onReceived);
     /**
-     * Process a data packet.
+     * Hold up to this many packets beyond a PSN gap (out-of-order placement) instead
+     * of dropping them and sending a NAK (go-back-N, 0). Before any data arrives.
+     * \param packets the window
+     */
+    void SetReorderWindow(uint32_t packets);
+
+    /**
+     * Process a data packet. In order, it and the held packets that follow it are
+     * delivered, and every message they finish is appended to completed; beyond a
+     * gap it is held if the reorder window has room for it, else dropped (with a
+     * NAK the first time, without a window).
      * \param psn24 BTH PSN
      * \param payload payload bytes
      * \param lastOfMessage opcode is WRITE Last or Only
-     * \param done filled when the result is RX_MESSAGE_COMPLETE
-     * \param cb filled with the receive callback when RX_MESSAGE_COMPLETE
+     * \param completed messages finished by this packet, appended in order
      * \return the outcome
      */
     RxResult OnData(uint32_t psn24,
                     uint32_t payload,
                     bool lastOfMessage,
-                    RdmaCompletion& done,
-                    RdmaCompletionCallback& cb);
+                    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed);
     /// \return next expected PSN
     uint64_t GetExpectedPsn() const;
     /// \return messages completed at the receiver (the MSN)
@@ -226,8 +234,16 @@ class RdmaQueuePair
     std::deque<RecvMessage> m_recvs; //!< expected messages, in order
     uint64_t m_expected{0};          //!< next expected PSN
     bool m_nakSent{false};           //!< a NAK is outstanding for m_expected
-    uint64_t m_msn{0};               //!< messages completed at the receiver
-    uint64_t m_delivered{0};         //!< payload bytes delivered in order
+    uint32_t m_reorderWindow{0};     //!< packets held beyond a gap (0: go-back-N)
+    /// per PSN slot (PSN mod window + 1): payload + 1 of a held packet (0: none)
+    std::vector<uint32_t> m_held;
+    std::vector<bool> m_heldLast; //!< per slot: the held packet ends its message
+    /// Deliver one in-order packet. \param payload \param last \param completed
+    void Deliver(uint32_t payload,
+                 bool last,
+                 std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed);
+    uint64_t m_msn{0};       //!< messages completed at the receiver
+    uint64_t m_delivered{0}; //!< payload bytes delivered in order
 };
 
 } // namespace ns3

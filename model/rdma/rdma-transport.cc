@@ -122,6 +122,17 @@ RdmaTransport::GetTypeId()
                           TypeIdValue(RdmaCongestionControl::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaTransport::m_ccType),
                           MakeTypeIdChecker())
+            .AddAttribute("ReorderWindow",
+                          "Loss recovery of the receiver: 0 is go-back-N (a packet beyond a "
+                          "PSN gap is dropped and the gap NAKed, so reordering alone causes "
+                          "retransmissions); N > 0 is out-of-order placement, as NICs that "
+                          "tolerate sprayed traffic do: up to N packets beyond a gap are "
+                          "held (N + 1 slots of memory per queue pair) and placed when it "
+                          "fills, no NAK is sent, and a loss is recovered by the "
+                          "retransmission timeout",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaTransport::m_reorderWindow),
+                          MakeUintegerChecker<uint32_t>(0, 1 << 20))
             .AddAttribute("EntropyValues",
                           "Queue pairs (each with its own UDP source port, so ECMP sees a "
                           "flow each) a connection spreads every message over: a message of "
@@ -455,6 +466,7 @@ RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entro
     // Flow entropy for ECMP in 0xC000-0xFFFF, fixed per QP.
     uint32_t h = (m_rank * 2654435761u) ^ (remoteRank * 40503u) ^ (qpn * 97u);
     qp->udpSourcePort = static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
+    qp->SetReorderWindow(m_reorderWindow);
     qp->cc = CreateCongestionControl();
     qp->cc->Install(m_lineRateBps,
                     Simulator::Now(),
@@ -935,36 +947,48 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         }
     }
 
-    RdmaCompletion info;
-    RdmaCompletionCallback cb;
     bool last = opcode == BthHeader::RC_WRITE_LAST || opcode == BthHeader::RC_WRITE_ONLY;
-    switch (qp.OnData(bth.GetPsn(), payload, last, info, cb))
+    const uint64_t expectedBefore = qp.GetExpectedPsn();
+    const uint64_t deliveredBefore = qp.GetDeliveredBytes();
+    // Reused between packets; a completion callback may post, not receive, re-entrantly.
+    auto& completed = m_completedReceives;
+    completed.clear();
+    switch (qp.OnData(bth.GetPsn(), payload, last, completed))
     {
-    case RdmaQueuePair::RX_ACCEPTED:
-        m_stats.bytesDelivered += payload;
-        if (++qp.rxSinceAck >= m_ackInterval || bth.GetAckReq())
+    case RdmaQueuePair::RX_ACCEPTED: {
+        m_stats.bytesDelivered += qp.GetDeliveredBytes() - deliveredBefore;
+        qp.rxSinceAck += static_cast<uint32_t>(qp.GetExpectedPsn() - expectedBefore);
+        if (!completed.empty() || qp.rxSinceAck >= m_ackInterval || bth.GetAckReq())
         {
             SendAck(qp, false);
         }
+        const auto messages = completed; // the callbacks may reuse the buffer
+        for (auto [info, cb] : messages)
+        {
+            if (info.parts > 1 &&
+                !CompletePart(m_splitReceives, SplitReceiveKey(info.srcRank, info.id), info, cb))
+            {
+                continue; // other parts of the message are still on their way
+            }
+            info.doneTime = now;
+            ++m_stats.messagesReceived;
+            m_messageReceivedTrace(info);
+            if (!cb.IsNull())
+            {
+                cb(info);
+            }
+            if (!m_receiveCallback.IsNull())
+            {
+                m_receiveCallback(info);
+            }
+        }
         break;
-    case RdmaQueuePair::RX_MESSAGE_COMPLETE:
-        m_stats.bytesDelivered += payload;
-        SendAck(qp, false);
-        if (info.parts > 1 &&
-            !CompletePart(m_splitReceives, SplitReceiveKey(info.srcRank, info.id), info, cb))
+    }
+    case RdmaQueuePair::RX_PLACED:
+        ++m_stats.outOfOrderPlaced;
+        if (bth.GetAckReq())
         {
-            break; // other parts of the message are still on their way
-        }
-        info.doneTime = now;
-        ++m_stats.messagesReceived;
-        m_messageReceivedTrace(info);
-        if (!cb.IsNull())
-        {
-            cb(info);
-        }
-        if (!m_receiveCallback.IsNull())
-        {
-            m_receiveCallback(info);
+            SendAck(qp, false); // cumulative: what arrived in order so far
         }
         break;
     case RdmaQueuePair::RX_OUT_OF_ORDER_NAK:

@@ -73,6 +73,7 @@ class RdmaTransport : public Object
         uint64_t naksReceived{0};         //!< NAKs received
         uint64_t duplicatesReceived{0};   //!< data packets already received (discarded)
         uint64_t outOfOrderDropped{0};    //!< data packets beyond a PSN gap (discarded)
+        uint64_t outOfOrderPlaced{0};     //!< data packets beyond a gap held (ReorderWindow)
         uint64_t cnpsSent{0};             //!< CNPs sent
         uint64_t cnpsReceived{0};         //!< CNPs received
         uint64_t ceReceived{0};           //!< data packets received with ECN CE
@@ -278,6 +279,7 @@ class RdmaTransport : public Object
     bool m_ccUsesCnp{false};     //!< receivers send CNPs (the control's UsesCnp)
     bool m_ccUsesRtt{false};     //!< keep send times for RTT samples (UsesRtt)
     uint32_t m_entropyValues{1}; //!< EntropyValues: queue pairs per connection
+    uint32_t m_reorderWindow{0}; //!< ReorderWindow: packets held beyond a gap
     /// split messages this rank sends, by message id
     std::unordered_map<uint64_t, SplitMessage> m_splitSends;
     /// split messages this rank receives, by (source rank, message id)
@@ -304,6 +306,8 @@ class RdmaTransport : public Object
     Buffer m_rxHeaders; //!< the same bytes, for the header classes (reused)
     /// Messages completed by one ACK (reused: no allocation per ACK).
     std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> m_completedSends;
+    /// messages a data packet completed (reused between packets)
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> m_completedReceives;
 
     TracedCallback<const RdmaCompletion&> m_messagePostedTrace;   //!< message posted
     TracedCallback<const RdmaCompletion&> m_messageSentTrace;     //!< sender completion
