@@ -495,23 +495,36 @@ class EthernetEcnCurveTestCase : public EthernetClosTestCase
 };
 
 /// The same incast without PFC in a small buffer: switches drop, every drop is
-/// counted, and go-back-N delivers every byte once.
+/// counted, and go-back-N (or, with ReorderWindow, out-of-order placement and the
+/// retransmission timeout) delivers every byte once.
 class EthernetLossyIncastTestCase : public EthernetClosTestCase
 {
   public:
-    EthernetLossyIncastTestCase()
-        : EthernetClosTestCase("RDMA over the Clos: 7:1 incast, no PFC, drops recovered")
+    /// \param reorderWindow ReorderWindow of the transports
+    explicit EthernetLossyIncastTestCase(uint32_t reorderWindow)
+        : EthernetClosTestCase(
+              "RDMA over the Clos: 7:1 incast, no PFC, drops recovered" +
+              std::string(reorderWindow > 0 ? " with out-of-order placement" : "")),
+          m_reorderWindow(reorderWindow)
     {
     }
 
   private:
+    uint32_t m_reorderWindow; //!< ReorderWindow
+
     void DoRun() override
     {
         const auto cluster = SmallCluster(2, 4, 2);
-        RdmaClos f(cluster, [](EthernetClosHelper& h) {
-            h.SetMmuAttribute("BufferSize", UintegerValue(256 << 10));
-            h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
-        });
+        const uint32_t window = m_reorderWindow;
+        RdmaClos f(
+            cluster,
+            [](EthernetClosHelper& h) {
+                h.SetMmuAttribute("BufferSize", UintegerValue(256 << 10));
+                h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
+            },
+            [window](RdmaHelper& r) {
+                r.SetTransportAttribute("ReorderWindow", UintegerValue(window));
+            });
         const uint64_t size = 1 << 20;
         for (uint32_t h = 1; h < 8; ++h)
         {
@@ -1120,7 +1133,8 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetLosslessIncastTestCase);
         AddTestCase(new EthernetHeadroomTestCase);
         AddTestCase(new EthernetEcnCurveTestCase);
-        AddTestCase(new EthernetLossyIncastTestCase);
+        AddTestCase(new EthernetLossyIncastTestCase(0));
+        AddTestCase(new EthernetLossyIncastTestCase(256));
         AddTestCase(new EthernetDcqcnTestCase);
         AddTestCase(new EthernetDcqcnIncastTestCase(16, false));
         AddTestCase(new EthernetDcqcnIncastTestCase(64, false));
