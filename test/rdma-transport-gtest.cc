@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <gtest/gtest.h>
 #include <set>
 #include <tuple>
@@ -36,9 +37,13 @@ Bytes(const H& header)
     return out;
 }
 
-/// Two hosts on a wire with transports (for the death tests).
+/**
+ * Two hosts on a wire with transports (for the death tests).
+ * \param mtu the transports' Mtu \param configure sets more helper attributes
+ * \return the helper, installed
+ */
 RdmaHelper
-MakePair(uint32_t mtu = 4096)
+MakePair(uint32_t mtu = 4096, const std::function<void(RdmaHelper&)>& configure = {})
 {
     NodeContainer hosts;
     hosts.Create(2);
@@ -46,6 +51,10 @@ MakePair(uint32_t mtu = 4096)
     NetDeviceContainer nics = wire.Install(hosts);
     RdmaHelper rdma;
     rdma.SetTransportAttribute("Mtu", UintegerValue(mtu));
+    if (configure)
+    {
+        configure(rdma);
+    }
     rdma.Install(nics);
     return rdma;
 }
@@ -566,27 +575,18 @@ TEST(RdmaCongestionControlDeathTest, BadChoicesAreRefusedByName)
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_DEATH(
         {
-            NodeContainer hosts;
-            hosts.Create(2);
-            RocePointToPointHelper wire;
-            NetDeviceContainer nics = wire.Install(hosts);
-            RdmaHelper rdma;
-            rdma.SetTransportAttribute("CongestionControl", StringValue("ns3::Node"));
-            rdma.Install(nics);
+            MakePair(4096, [](RdmaHelper& rdma) {
+                rdma.SetTransportAttribute("CongestionControl", StringValue("ns3::Node"));
+            });
             Simulator::Run();
         },
         "CongestionControl ns3::Node is not an RdmaCongestionControl");
-    EXPECT_DEATH(
-        {
-            NodeContainer hosts;
-            hosts.Create(2);
-            RocePointToPointHelper wire;
-            NetDeviceContainer nics = wire.Install(hosts);
-            RdmaHelper rdma;
-            rdma.SetCongestionControlAttribute("MinRate", DataRateValue(DataRate("1Gbps")));
-            rdma.Install(nics);
-        },
-        "the congestion control ns3::RdmaCongestionControl has no attribute MinRate");
+    EXPECT_DEATH(MakePair(4096,
+                          [](RdmaHelper& rdma) {
+                              rdma.SetCongestionControlAttribute("MinRate",
+                                                                 DataRateValue(DataRate("1Gbps")));
+                          }),
+                 "the congestion control ns3::RdmaCongestionControl has no attribute MinRate");
     for (const auto& [attribute, value, message] :
          std::vector<std::tuple<std::string, std::string, std::string>>{
              {"TargetDelay", "0s", "TargetDelay .* must be above 0"},
@@ -596,15 +596,11 @@ TEST(RdmaCongestionControlDeathTest, BadChoicesAreRefusedByName)
     {
         EXPECT_DEATH(
             {
-                NodeContainer hosts;
-                hosts.Create(2);
-                RocePointToPointHelper wire;
-                NetDeviceContainer nics = wire.Install(hosts);
-                RdmaHelper rdma;
-                rdma.SetTransportAttribute("CongestionControl",
-                                           StringValue("ns3::SwiftCongestionControl"));
-                rdma.SetCongestionControlAttribute(attribute, StringValue(value));
-                rdma.Install(nics);
+                MakePair(4096, [&](RdmaHelper& rdma) {
+                    rdma.SetTransportAttribute("CongestionControl",
+                                               StringValue("ns3::SwiftCongestionControl"));
+                    rdma.SetCongestionControlAttribute(attribute, StringValue(value));
+                });
                 Simulator::Run();
             },
             "SwiftCongestionControl: " + message);
@@ -704,19 +700,15 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
             rdma.Post(0, 1, 100, 0, RdmaCompletionCallback());
         },
         "EntropyValues 0 must be in 1..255");
-    EXPECT_DEATH(
-        {
-            NodeContainer hosts;
-            hosts.Create(2);
-            RocePointToPointHelper wire;
-            NetDeviceContainer nics = wire.Install(hosts);
-            RdmaHelper rdma;
-            rdma.SetTransportAttribute("CongestionControl",
-                                       StringValue("ns3::DcqcnCongestionControl"));
-            rdma.SetCongestionControlAttribute("ReferenceRate", DataRateValue(DataRate(0)));
-            rdma.Install(nics);
-        },
-        "ReferenceRate 0bps must be above 0");
+    EXPECT_DEATH(MakePair(4096,
+                          [](RdmaHelper& rdma) {
+                              rdma.SetTransportAttribute(
+                                  "CongestionControl",
+                                  StringValue("ns3::DcqcnCongestionControl"));
+                              rdma.SetCongestionControlAttribute("ReferenceRate",
+                                                                 DataRateValue(DataRate(0)));
+                          }),
+                 "ReferenceRate 0bps must be above 0");
 }
 
 TEST(RoceDeathTest, BadDeviceAndRateConfigurationIsRefused)

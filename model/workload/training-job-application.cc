@@ -654,27 +654,7 @@ TrainingJobApplication::StartMoe(uint32_t set)
         DrawRouting(set, moeLayer);
     }
     step.tokens = m_routing[set][moeLayer];
-    step.opsLeft = m_tp;
-    for (uint32_t t = 0; t < m_tp; ++t)
-    {
-        const uint32_t gpu = m_layout->GetGpu(t, first.stage, first.dp);
-        const Ptr<Communicator>& ep =
-            m_groupComms[JobLayout::EXPERT][m_layout->GetGroupIndex(JobLayout::EXPERT, gpu)];
-        Ptr<CollectiveOperation> op = CreateOperation("AlltoAllv");
-        Ptr<PairwiseAlltoAllv> v = DynamicCast<PairwiseAlltoAllv>(op);
-        PairwiseAlltoAllv::Matrix bytes(m_ep, std::vector<uint64_t>(m_ep));
-        for (uint32_t i = 0; i < m_ep; ++i)
-        {
-            for (uint32_t j = 0; j < m_ep; ++j)
-            {
-                bytes[i][j] = step.tokens[t][i][j] * m_model->GetTokenBytes();
-            }
-        }
-        v->SetMatrix(bytes);
-        op->Start(ep,
-                  v->GetMatrixBytes(),
-                  MakeCallback(&TrainingJobApplication::MoeOperationDone, this, set));
-    }
+    StartAlltoAllv(set, false);
 }
 
 void
@@ -741,6 +721,14 @@ TrainingJobApplication::MoeComputeDone(uint32_t set)
         MoeOperationDone(set, CollectiveResult());
         return;
     }
+    StartAlltoAllv(set, true);
+}
+
+void
+TrainingJobApplication::StartAlltoAllv(uint32_t set, bool combine)
+{
+    NS_LOG_FUNCTION(this << set << combine);
+    MoeStep& step = m_moe[set];
     const Replica& first = m_replicas[step.replicas.front()];
     step.opsLeft = m_tp;
     for (uint32_t t = 0; t < m_tp; ++t)
@@ -750,13 +738,15 @@ TrainingJobApplication::MoeComputeDone(uint32_t set)
             m_groupComms[JobLayout::EXPERT][m_layout->GetGroupIndex(JobLayout::EXPERT, gpu)];
         Ptr<CollectiveOperation> op = CreateOperation("AlltoAllv");
         Ptr<PairwiseAlltoAllv> v = DynamicCast<PairwiseAlltoAllv>(op);
-        // The combine returns every token to the GPU that sent it: the transpose.
+        // The dispatch sends the drawn routings; the combine returns every token to
+        // the GPU that sent it: the transpose.
         PairwiseAlltoAllv::Matrix bytes(m_ep, std::vector<uint64_t>(m_ep));
         for (uint32_t i = 0; i < m_ep; ++i)
         {
             for (uint32_t j = 0; j < m_ep; ++j)
             {
-                bytes[i][j] = step.tokens[t][j][i] * m_model->GetTokenBytes();
+                bytes[i][j] = (combine ? step.tokens[t][j][i] : step.tokens[t][i][j]) *
+                              m_model->GetTokenBytes();
             }
         }
         v->SetMatrix(bytes);

@@ -252,6 +252,9 @@ class TrainingJobApplication : public TrainingApplication
     void MoeOperationDone(uint32_t set, const CollectiveResult& result);
     /// The experts of an MoE step computed. \param set EP set
     void MoeComputeDone(uint32_t set);
+    /// Start an MoE step's AlltoAllv on every TP rank's EP group. \param set EP set
+    /// \param combine the combine (the transposed matrix), else the dispatch
+    void StartAlltoAllv(uint32_t set, bool combine);
     /// Draw the routing of one MoE layer on one EP set for this iteration.
     /// \param set EP set \param moeLayer index among the MoE layers
     void DrawRouting(uint32_t set, uint32_t moeLayer);
