@@ -700,6 +700,14 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
             rdma.Post(0, 1, 100, 0, RdmaCompletionCallback());
         },
         "EntropyValues 0 must be in 1..255");
+    EXPECT_DEATH(
+        {
+            MakePair(4096, [](RdmaHelper& rdma) {
+                rdma.SetTransportAttribute("NakThreshold", UintegerValue(3));
+            });
+            Simulator::Run();
+        },
+        "NakThreshold 3 needs a ReorderWindow at least as large, got 0");
     EXPECT_DEATH(MakePair(4096,
                           [](RdmaHelper& rdma) {
                               rdma.SetTransportAttribute(

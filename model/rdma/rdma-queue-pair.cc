@@ -9,6 +9,8 @@
 #include "ns3/bth-header.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -100,7 +102,15 @@ RdmaQueuePair::PostSend(const RdmaCompletion& info, RdmaCompletionCallback onSen
 bool
 RdmaQueuePair::HasSendable(uint64_t windowPackets) const
 {
-    if (failed || m_sndNxt >= m_nextPsn)
+    if (failed)
+    {
+        return false;
+    }
+    if (!m_resend.empty())
+    {
+        return true;
+    }
+    if (m_sndNxt >= m_nextPsn)
     {
         return false;
     }
@@ -116,16 +126,48 @@ RdmaQueuePair::HasOutstanding() const
 RdmaQueuePair::Segment
 RdmaQueuePair::NextSegment()
 {
+    // Selective repeat: a PSN a NAK named goes first, alone.
+    while (!m_resend.empty())
+    {
+        const uint64_t psn = m_resend.front();
+        m_resend.pop_front();
+        if (psn < m_sndUna)
+        {
+            continue; // acknowledged meanwhile
+        }
+        for (const SendMessage& m : m_sends)
+        {
+            if (psn < m.firstPsn + m.packets)
+            {
+                Segment s = BuildSegment(m, psn);
+                s.retransmission = true;
+                return s;
+            }
+        }
+    }
     NS_ASSERT(m_sndNxt < m_nextPsn && m_cursor < m_sends.size());
     const SendMessage& m = m_sends[m_cursor];
-    uint64_t index = m_sndNxt - m.firstPsn;
-    NS_ASSERT(index < m.packets);
+    Segment s = BuildSegment(m, m_sndNxt);
+    s.retransmission = m_sndNxt < m_sndMax;
+    ++m_sndNxt;
+    m_sndMax = std::max(m_sndMax, m_sndNxt);
+    if (m_sndNxt == m.firstPsn + m.packets)
+    {
+        ++m_cursor;
+    }
+    return s;
+}
+
+RdmaQueuePair::Segment
+RdmaQueuePair::BuildSegment(const SendMessage& m, uint64_t psn) const
+{
+    const uint64_t index = psn - m.firstPsn;
+    NS_ASSERT(psn >= m.firstPsn && index < m.packets);
     Segment s;
-    s.psn = m_sndNxt;
+    s.psn = psn;
     s.offset = index * m_mtu;
     s.payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.info.size - s.offset));
     s.messageSize = m.info.size;
-    s.retransmission = m_sndNxt < m_sndMax;
     if (m.packets == 1)
     {
         s.opcode = BthHeader::RC_WRITE_ONLY;
@@ -141,12 +183,6 @@ RdmaQueuePair::NextSegment()
     else
     {
         s.opcode = BthHeader::RC_WRITE_MIDDLE;
-    }
-    ++m_sndNxt;
-    m_sndMax = std::max(m_sndMax, m_sndNxt);
-    if (index + 1 == m.packets)
-    {
-        ++m_cursor;
     }
     return s;
 }
@@ -177,6 +213,16 @@ RdmaQueuePair::OnAck(uint32_t psn24,
     }
     if (nak)
     {
+        if (m_nakThreshold > 0)
+        {
+            // Selective repeat: resend only the PSN the receiver is missing.
+            if (m_sndUna < m_sndNxt &&
+                std::find(m_resend.begin(), m_resend.end(), m_sndUna) == m_resend.end())
+            {
+                m_resend.push_back(m_sndUna);
+            }
+            return true;
+        }
         GoBackN();
         return true;
     }
@@ -190,6 +236,7 @@ RdmaQueuePair::OnAck(uint32_t psn24,
 void
 RdmaQueuePair::GoBackN()
 {
+    m_resend.clear(); // everything from m_sndUna goes again
     m_sndNxt = m_sndUna;
     m_cursor = 0;
     while (m_cursor < m_sends.size() &&
@@ -242,6 +289,15 @@ RdmaQueuePair::SetReorderWindow(uint32_t packets)
     m_heldLast.assign(m_held.size(), false);
 }
 
+void
+RdmaQueuePair::SetNakThreshold(uint32_t packets)
+{
+    NS_ABORT_MSG_IF(packets > m_reorderWindow,
+                    "RdmaQueuePair " << m_qpn << ": NakThreshold " << packets
+                                     << " above the reorder window " << m_reorderWindow);
+    m_nakThreshold = packets;
+}
+
 RdmaQueuePair::RxResult
 RdmaQueuePair::OnData(uint32_t psn24,
                       uint32_t payload,
@@ -266,6 +322,14 @@ RdmaQueuePair::OnData(uint32_t psn24,
             }
             m_held[slot] = payload + 1;
             m_heldLast[slot] = lastOfMessage;
+            ++m_heldCount;
+            // NAK the gap once, when NakThreshold packets wait beyond it (a resent
+            // packet lost again waits for the retransmission timeout).
+            if (m_nakThreshold > 0 && !m_nakSent && m_heldCount >= m_nakThreshold)
+            {
+                m_nakSent = true;
+                return RX_PLACED_NAK;
+            }
             return RX_PLACED;
         }
         if (m_nakSent || m_reorderWindow > 0)
@@ -287,7 +351,14 @@ RdmaQueuePair::OnData(uint32_t psn24,
         const uint32_t held = m_held[slot] - 1;
         const bool last = m_heldLast[slot];
         m_held[slot] = 0;
+        --m_heldCount;
         Deliver(held, last, completed);
+    }
+    if (m_nakThreshold > 0 && m_heldCount >= m_nakThreshold)
+    {
+        // The gap it filled is followed by another with enough waiting beyond it.
+        m_nakSent = true;
+        return RX_ACCEPTED_NAK;
     }
     return RX_ACCEPTED;
 }

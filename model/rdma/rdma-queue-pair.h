@@ -71,6 +71,8 @@ class RdmaQueuePair
     {
         RX_ACCEPTED,          //!< in order (with any held packets it releases)
         RX_PLACED,            //!< out of order, held within the reorder window
+        RX_PLACED_NAK,        //!< held, and NakThreshold packets wait beyond the gap: NAK it
+        RX_ACCEPTED_NAK,      //!< in order, and a next gap has NakThreshold packets beyond
         RX_OUT_OF_ORDER_NAK,  //!< PSN gap: send a NAK for the expected PSN
         RX_OUT_OF_ORDER_DROP, //!< PSN gap already NAKed: drop silently
         RX_DUPLICATE,         //!< already received: re-acknowledge
@@ -157,6 +159,14 @@ class RdmaQueuePair
     void SetReorderWindow(uint32_t packets);
 
     /**
+     * Selective repeat: the receiver NAKs a gap once this many packets are held
+     * beyond it (0: never, out-of-order placement alone), and the sender, on a NAK,
+     * resends only the packet the NAK names instead of going back. Before any data.
+     * \param packets the threshold (needs a reorder window at least as large)
+     */
+    void SetNakThreshold(uint32_t packets);
+
+    /**
      * Process a data packet. In order, it and the held packets that follow it are
      * delivered, and every message they finish is appended to completed; beyond a
      * gap it is held if the reorder window has room for it, else dropped (with a
@@ -235,9 +245,14 @@ class RdmaQueuePair
     uint64_t m_expected{0};          //!< next expected PSN
     bool m_nakSent{false};           //!< a NAK is outstanding for m_expected
     uint32_t m_reorderWindow{0};     //!< packets held beyond a gap (0: go-back-N)
+    uint32_t m_nakThreshold{0};      //!< held packets before a NAK (0: none)
+    uint32_t m_heldCount{0};         //!< packets held now
+    std::deque<uint64_t> m_resend;   //!< sender: PSNs to resend, selective repeat
     /// per PSN slot (PSN mod window + 1): payload + 1 of a held packet (0: none)
     std::vector<uint32_t> m_held;
     std::vector<bool> m_heldLast; //!< per slot: the held packet ends its message
+    /// \param m a message being sent \param psn one of its PSNs \return its segment
+    Segment BuildSegment(const SendMessage& m, uint64_t psn) const;
     /// Deliver one in-order packet. \param payload \param last \param completed
     void Deliver(uint32_t payload,
                  bool last,

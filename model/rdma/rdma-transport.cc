@@ -133,6 +133,15 @@ RdmaTransport::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaTransport::m_reorderWindow),
                           MakeUintegerChecker<uint32_t>(0, 1 << 20))
+            .AddAttribute("NakThreshold",
+                          "Selective repeat, with a ReorderWindow: the receiver NAKs a gap "
+                          "once this many packets are held beyond it (its tolerance of "
+                          "reordering), and the sender resends only the missing packet "
+                          "instead of going back (in the manner of IRN); 0: no NAK, losses "
+                          "wait for the retransmission timeout (out-of-order placement)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaTransport::m_nakThreshold),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("EntropyValues",
                           "Queue pairs (each with its own UDP source port, so ECMP sees a "
                           "flow each) a connection spreads every message over: a message of "
@@ -273,6 +282,10 @@ RdmaTransport::Validate() const
     NS_ABORT_MSG_IF(m_ackInterval == 0, "RdmaTransport: AckInterval 0 must be >= 1");
     NS_ABORT_MSG_IF(m_entropyValues == 0 || m_entropyValues > 255,
                     "RdmaTransport: EntropyValues " << m_entropyValues << " must be in 1..255");
+    NS_ABORT_MSG_IF(m_nakThreshold > m_reorderWindow,
+                    "RdmaTransport: NakThreshold " << m_nakThreshold
+                                                   << " needs a ReorderWindow at least as large, "
+                                                   << "got " << m_reorderWindow);
     NS_ABORT_MSG_IF(m_ackRequestInterval.IsStrictlyNegative() || m_ackRequestInterval >= m_rto,
                     "RdmaTransport: AckRequestInterval "
                         << m_ackRequestInterval << " must be in [0, RetransmitTimeout " << m_rto
@@ -467,6 +480,7 @@ RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entro
     uint32_t h = (m_rank * 2654435761u) ^ (remoteRank * 40503u) ^ (qpn * 97u);
     qp->udpSourcePort = static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
     qp->SetReorderWindow(m_reorderWindow);
+    qp->SetNakThreshold(m_nakThreshold);
     qp->cc = CreateCongestionControl();
     qp->cc->Install(m_lineRateBps,
                     Simulator::Now(),
@@ -953,12 +967,18 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     // Reused between packets; a completion callback may post, not receive, re-entrantly.
     auto& completed = m_completedReceives;
     completed.clear();
-    switch (qp.OnData(bth.GetPsn(), payload, last, completed))
+    const RdmaQueuePair::RxResult result = qp.OnData(bth.GetPsn(), payload, last, completed);
+    switch (result)
     {
-    case RdmaQueuePair::RX_ACCEPTED: {
+    case RdmaQueuePair::RX_ACCEPTED:
+    case RdmaQueuePair::RX_ACCEPTED_NAK: {
         m_stats.bytesDelivered += qp.GetDeliveredBytes() - deliveredBefore;
         qp.rxSinceAck += static_cast<uint32_t>(qp.GetExpectedPsn() - expectedBefore);
-        if (!completed.empty() || qp.rxSinceAck >= m_ackInterval || bth.GetAckReq())
+        if (result == RdmaQueuePair::RX_ACCEPTED_NAK)
+        {
+            SendAck(qp, true); // acknowledges all before the next gap and names it
+        }
+        else if (!completed.empty() || qp.rxSinceAck >= m_ackInterval || bth.GetAckReq())
         {
             SendAck(qp, false);
         }
@@ -990,6 +1010,10 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         {
             SendAck(qp, false); // cumulative: what arrived in order so far
         }
+        break;
+    case RdmaQueuePair::RX_PLACED_NAK:
+        ++m_stats.outOfOrderPlaced;
+        SendAck(qp, true); // the gap: the sender resends that packet only
         break;
     case RdmaQueuePair::RX_OUT_OF_ORDER_NAK:
         ++m_stats.outOfOrderDropped;

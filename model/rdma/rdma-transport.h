@@ -280,6 +280,7 @@ class RdmaTransport : public Object
     bool m_ccUsesRtt{false};     //!< keep send times for RTT samples (UsesRtt)
     uint32_t m_entropyValues{1}; //!< EntropyValues: queue pairs per connection
     uint32_t m_reorderWindow{0}; //!< ReorderWindow: packets held beyond a gap
+    uint32_t m_nakThreshold{0};  //!< NakThreshold: selective repeat (0: none)
     /// split messages this rank sends, by message id
     std::unordered_map<uint64_t, SplitMessage> m_splitSends;
     /// split messages this rank receives, by (source rank, message id)
