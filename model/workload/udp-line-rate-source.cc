@@ -47,6 +47,13 @@ UdpLineRateSource::GetTypeId()
                           UintegerValue(4791),
                           MakeUintegerAccessor(&UdpLineRateSource::m_port),
                           MakeUintegerChecker<uint16_t>())
+            .AddAttribute("SourcePort",
+                          "UDP source port (0: one per flow, 0xC000 | 14 bits of a hash of "
+                          "the source and destination addresses, as NICs put flow entropy "
+                          "there for ECMP)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&UdpLineRateSource::m_sourcePort),
+                          MakeUintegerChecker<uint16_t>())
             .AddTraceSource("Tx",
                             "A packet was handed to the NIC",
                             MakeTraceSourceAccessor(&UdpLineRateSource::m_txTrace),
@@ -109,6 +116,13 @@ UdpLineRateSource::DoStart()
     m_nic->NotifyTxReady();
 }
 
+uint16_t
+UdpLineRateSource::FlowPort(Ipv4Address destination) const
+{
+    const uint32_t h = m_nic->GetIpv4Address().Get() * 2654435761u ^ destination.Get() * 40503u;
+    return static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
+}
+
 Ptr<Packet>
 UdpLineRateSource::Pull(uint8_t /* priority */)
 {
@@ -118,7 +132,7 @@ UdpLineRateSource::Pull(uint8_t /* priority */)
     }
     Ptr<Packet> p = Create<Packet>(m_packetSize - 28);
     UdpHeader udp;
-    udp.SetSourcePort(49152);
+    udp.SetSourcePort(m_sourcePort != 0 ? m_sourcePort : FlowPort(m_dst[m_next]));
     udp.SetDestinationPort(m_port);
     p->AddHeader(udp);
     Ipv4Header ip;

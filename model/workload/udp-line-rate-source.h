@@ -65,6 +65,8 @@ class UdpLineRateSource : public Object
     void DoDispose() override;
 
   private:
+    /// \param destination a flow's destination \return its source port (entropy)
+    uint16_t FlowPort(Ipv4Address destination) const;
     /// The NIC asks for the next packet.
     Ptr<Packet> Pull(uint8_t priority);
     /// Begin.
@@ -77,6 +79,7 @@ class UdpLineRateSource : public Object
     uint8_t m_dscp;                              //!< attribute Dscp
     uint64_t m_maxBytes;                         //!< attribute MaxBytes
     uint16_t m_port;                             //!< attribute DestinationPort
+    uint16_t m_sourcePort;                       //!< attribute SourcePort (0: per flow)
     bool m_running{false};                       //!< sending
     EventId m_startEvent;                        //!< pending Start
     EventId m_stopEvent;                         //!< pending Stop
