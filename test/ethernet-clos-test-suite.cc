@@ -924,6 +924,100 @@ class EthernetReorderTestCase : public EthernetClosTestCase
     std::string m_loadBalancing; //!< LoadBalancing of the switches
 };
 
+/**
+ * A PFC deadlock built on purpose: 3 leaves of 2 hosts, 2 spines, 100 Gb/s, routes
+ * changed after Install so that two flows bounce: h0 -> h4 goes L0 -> S0 -> L1 ->
+ * S1 -> L2, and h2 -> h5 goes L1 -> S1 -> L0 -> S0 -> L2 (h1 -> h4 and h3 -> h5
+ * follow them, so the hosts on L2 are 2:1 oversubscribed). The buffers of the
+ * links L0 -> S0, S0 -> L1, L1 -> S1 and S1 -> L0 then wait on each other in a
+ * cycle: once PFC pauses all four, none drains, whatever L2 does (line-rate UDP on
+ * the lossless priority for 2 ms).
+ *
+ * Without the watchdog the packets in the cycle never leave: at 20 ms the switches
+ * still hold packets. With it (1 ms detection, 1 ms restoration), paused ports go
+ * into a storm, drop, and the cycle drains: at 20 ms no packet is left in a switch,
+ * and every packet offered was delivered or dropped (by the buffer or a storm).
+ * Measured: of 8,802 packets offered, 6,276 still held at 20 ms without the
+ * watchdog; with it 2 storms, 4,788 packets dropped by them, 4,014 delivered, none
+ * held.
+ */
+class EthernetPfcDeadlockTestCase : public EthernetClosTestCase
+{
+  public:
+    explicit EthernetPfcDeadlockTestCase(bool watchdog)
+        : EthernetClosTestCase(std::string("Clos: a PFC deadlock on a routing cycle ") +
+                               (watchdog ? "broken by the watchdog" : "stays without one")),
+          m_watchdog(watchdog)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const ClusterDescription c = SmallCluster(3, 2, 2);
+        EthernetClosHelper clos;
+        const Time detection = m_watchdog ? MilliSeconds(1) : Time(0);
+        clos.SetSwitchAttribute("PfcWatchdogDetectionTime", TimeValue(detection));
+        clos.SetSwitchAttribute("PfcWatchdogRestorationTime", TimeValue(MilliSeconds(1)));
+        clos.Install(c);
+        clos.AssignStreams(1);
+        // Spine ports towards leaf l are port l (spines have no host ports).
+        const auto up = [&clos](uint32_t leaf, uint32_t spine) {
+            return clos.GetLeafUplinkPort(leaf, spine, 0);
+        };
+        for (uint32_t host : {4u, 5u})
+        {
+            clos.GetLeaf(0)->SetRoute(host, {up(0, 0)});
+            clos.GetLeaf(1)->SetRoute(host, {up(1, 1)});
+        }
+        clos.GetSpine(0)->SetRoute(4, {1}); // S0 sends h4 to L1, not L2
+        clos.GetSpine(1)->SetRoute(5, {0}); // S1 sends h5 to L0, not L2
+        std::vector<Ptr<UdpLineRateSource>> sources;
+        for (const auto& [from, to] :
+             std::vector<std::pair<uint32_t, uint32_t>>{{0, 4}, {1, 4}, {2, 5}, {3, 5}})
+        {
+            auto src = CreateObject<UdpLineRateSource>();
+            src->SetAttribute("PacketSize", UintegerValue(4096));
+            src->SetAttribute("Dscp", UintegerValue(26)); // priority 3, lossless
+            src->Setup(clos.GetHostDevice(from), c.GetHostAddress(to));
+            src->Start(NanoSeconds(100));
+            src->Stop(MilliSeconds(2));
+            sources.push_back(src);
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        const auto totals = clos.GetTotals();
+        uint64_t storms = 0;
+        uint64_t stormDrops = 0;
+        for (uint32_t n = 0; n < clos.GetFabricDevices().GetN(); ++n)
+        {
+            auto dev = DynamicCast<RoceNetDevice>(clos.GetFabricDevices().Get(n));
+            storms += dev->GetCounters().pfcStorms;
+            stormDrops += dev->GetCounters().pfcStormDrops;
+        }
+        std::cout << GetName() << ": offered " << totals.offeredPackets << ", delivered "
+                  << totals.deliveredPackets << ", dropped " << totals.droppedPackets
+                  << ", storm drops " << stormDrops << ", still queued " << totals.queuedPackets
+                  << ", storms " << storms << ", PFC pauses " << totals.pfcPauses << std::endl;
+        NS_TEST_EXPECT_MSG_GT(totals.pfcPauses, 0, "PFC paused");
+        if (m_watchdog)
+        {
+            NS_TEST_EXPECT_MSG_GT(storms, 0, "the watchdog saw storms");
+            NS_TEST_EXPECT_MSG_EQ(totals.queuedPackets, 0, "the cycle drained");
+            NS_TEST_EXPECT_MSG_EQ(totals.offeredPackets,
+                                  totals.deliveredPackets + totals.droppedPackets + stormDrops,
+                                  "every packet delivered or dropped");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(totals.queuedPackets, 0, "deadlocked: packets stay");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_watchdog; //!< the switches' watchdog on
+};
+
 /// Link failures under one long RDMA flow from host 0 (leaf 0) to host 1 (leaf 1)
 /// over two spines, while the flow is running.
 ///
@@ -1142,6 +1236,8 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetEntropyTestCase);
         AddTestCase(new EthernetPfcWatchdogTestCase(true));
         AddTestCase(new EthernetPfcWatchdogTestCase(false));
+        AddTestCase(new EthernetPfcDeadlockTestCase(false));
+        AddTestCase(new EthernetPfcDeadlockTestCase(true));
         AddTestCase(new EthernetReorderTestCase("PacketSpray"));
         AddTestCase(new EthernetReorderTestCase("Adaptive"));
         AddTestCase(new EthernetLinkFailureTestCase(false));
