@@ -302,7 +302,7 @@ struct FabricExampleOptions
         cmd.AddValue("creditSize", "scheduled: credit grant bytes", values.creditSize);
         cmd.AddValue("overGrant", "scheduled: credit rate / port rate", values.overGrant);
         cmd.AddValue("loadBalancing",
-                     "ethernet: Ecmp, PacketSpray or Adaptive",
+                     "ethernet: Ecmp, PacketSpray, Adaptive or CongestionAware",
                      values.loadBalancing);
         cmd.AddValue("bufferSize",
                      "ethernet: packet buffer of each switch, bytes",
@@ -365,7 +365,7 @@ struct FabricExampleOptions
         else if (!loadBalancing.checker->CreateValidValue(StringValue(values.loadBalancing)))
         {
             problem << "--loadBalancing=" << values.loadBalancing
-                    << " is not a load balancing (Ecmp, PacketSpray or Adaptive)";
+                    << " is not a load balancing (Ecmp, PacketSpray, Adaptive or CongestionAware)";
         }
         return problem.str();
     }

@@ -11,6 +11,7 @@
 #include "ns3/shared-buffer-mmu.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -148,6 +149,23 @@ EthernetClosHelper::CreateFabricLinks()
         {
             m_topology->spines[s]->SetRoute(h, spineDown[s][hostLeaf]);
         }
+    }
+    // What each leaf may know of the spines' queues (LoadBalancing CongestionAware).
+    for (uint32_t l = 0; l < m_cluster.leaves; ++l)
+    {
+        std::vector<uint32_t> uplinkSpine(m_topology->leaves[l]->GetNPorts(),
+                                          std::numeric_limits<uint32_t>::max());
+        for (uint32_t s = 0; s < m_cluster.spines; ++s)
+        {
+            for (uint32_t k = 0; k < links; ++k)
+            {
+                uplinkSpine[leafUp[l][s * links + k]] = s;
+            }
+        }
+        m_topology->leaves[l]->SetPathView(m_topology->spines,
+                                           uplinkSpine,
+                                           spineDown,
+                                           m_cluster.hostsPerLeaf);
     }
 }
 

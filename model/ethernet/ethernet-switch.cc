@@ -54,7 +54,9 @@ EthernetSwitch::GetTypeId()
                                           EthernetSwitch::PACKET_SPRAY,
                                           "PacketSpray",
                                           EthernetSwitch::ADAPTIVE,
-                                          "Adaptive"))
+                                          "Adaptive",
+                                          EthernetSwitch::CONGESTION_AWARE,
+                                          "CongestionAware"))
             .AddAttribute("HashBucketsPerPort",
                           "Resilient ECMP: a route's flows hash into this many buckets per "
                           "port, each bucket bound to a port; when a port goes down only its "
@@ -211,6 +213,7 @@ EthernetSwitch::DoDispose()
     m_mmu = nullptr;
     m_uniform = nullptr;
     m_hashRng = nullptr;
+    m_viewSpines.clear();
     // Listeners may hold the switch's neighbours (EthernetClosHelper's routing).
     m_advertiseTrace = TracedCallback<uint32_t, bool>();
     Object::DoDispose();
@@ -462,6 +465,19 @@ EthernetSwitch::HashFlow(const uint8_t* head) const
     return Hash32(reinterpret_cast<const char*>(key), sizeof(key));
 }
 
+void
+EthernetSwitch::SetPathView(const std::vector<Ptr<EthernetSwitch>>& spines,
+                            const std::vector<uint32_t>& uplinkSpine,
+                            const std::vector<std::vector<std::vector<uint32_t>>>& spineDown,
+                            uint32_t hostsPerLeaf)
+{
+    NS_LOG_FUNCTION(this << spines.size() << hostsPerLeaf);
+    m_viewSpines = spines;
+    m_viewUplinkSpine = uplinkSpine;
+    m_viewSpineDown = spineDown;
+    m_viewHostsPerLeaf = hostsPerLeaf;
+}
+
 uint32_t
 EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
 {
@@ -511,6 +527,38 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
                 bestBytes = bytes;
             }
         }
+        return best;
+    }
+    case CONGESTION_AWARE: {
+        // The port whose path is least congested: the larger of its own queue and
+        // the queue of its spine's port towards the destination's leaf.
+        const uint32_t hashed = HashFlow(head) % n;
+        uint32_t best = ports[hashed];
+        uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const uint32_t candidate = ports[(hashed + i) % n];
+            uint64_t bytes = m_mmu->GetEgressPortBytes(candidate);
+            if (m_viewHostsPerLeaf > 0 && candidate < m_viewUplinkSpine.size() &&
+                m_viewUplinkSpine[candidate] != std::numeric_limits<uint32_t>::max())
+            {
+                // The spine's least queued port towards the destination's leaf.
+                const uint32_t spine = m_viewUplinkSpine[candidate];
+                uint64_t further = std::numeric_limits<uint64_t>::max();
+                for (uint32_t down : m_viewSpineDown[spine][host / m_viewHostsPerLeaf])
+                {
+                    further =
+                        std::min(further, m_viewSpines[spine]->m_mmu->GetEgressPortBytes(down));
+                }
+                bytes = std::max(bytes, further);
+            }
+            if (bytes < bestBytes)
+            {
+                best = candidate;
+                bestBytes = bytes;
+            }
+        }
+        NS_LOG_LOGIC("congestion-aware: port " << best << " (" << bestBytes << " B on its path)");
         return best;
     }
     case ECMP:

@@ -58,9 +58,10 @@ class EthernetSwitch : public Object
     /// Choice of egress port among equal-cost ports.
     enum LoadBalancing
     {
-        ECMP,         //!< per-flow hash of the 5-tuple
-        PACKET_SPRAY, //!< per-packet round robin
-        ADAPTIVE,     //!< per-packet least-queued port
+        ECMP,             //!< per-flow hash of the 5-tuple
+        PACKET_SPRAY,     //!< per-packet round robin
+        ADAPTIVE,         //!< per-packet least-queued port
+        CONGESTION_AWARE, //!< per-packet least congested path (own and the spine's queue)
     };
 
     /// Why a packet was not forwarded.
@@ -175,6 +176,21 @@ class EthernetSwitch : public Object
     uint32_t SelectPort(Ptr<const Packet> packet, uint32_t host);
 
     /**
+     * What a leaf knows of congestion further along its paths (CongestionAware):
+     * for each of its ports, the spine it leads to and the link index (or none), and
+     * each spine's ports towards every leaf. The queue of the spine's port towards
+     * the destination's leaf counts as the path's, as CONGA-like feedback reports it
+     * (here without feedback delay).
+     * \param spines the spines \param uplinkSpine per port: the spine, or UINT32_MAX
+     * \param spineDown spineDown[s][l]: spine s's ports towards leaf l
+     * \param hostsPerLeaf hosts of a leaf (host h is on leaf h / hostsPerLeaf)
+     */
+    void SetPathView(const std::vector<Ptr<EthernetSwitch>>& spines,
+                     const std::vector<uint32_t>& uplinkSpine,
+                     const std::vector<std::vector<std::vector<uint32_t>>>& spineDown,
+                     uint32_t hostsPerLeaf);
+
+    /**
      * Fix the random streams of ECN marking and of the ECMP hash salt.
      * \param stream first stream \return streams used (2)
      */
@@ -262,32 +278,37 @@ class EthernetSwitch : public Object
     /// destination \return the egress port
     uint32_t ChoosePort(const uint8_t* head, uint32_t host);
 
-    Ipv4Address m_hostNetwork;             //!< host block
-    uint32_t m_hosts{0};                   //!< hosts routed
-    std::vector<Route> m_routes;           //!< by destination host
-    std::vector<Port> m_ports;             //!< by index
-    std::vector<uint32_t> m_portOfIfIndex; //!< node interface -> port
-    uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
-    uint32_t m_bucketsPerPort;             //!< HashBucketsPerPort (0: no resilient hashing)
-    Time m_watchdogDetection;              //!< PfcWatchdogDetectionTime of the ports
-    Time m_watchdogRestoration;            //!< PfcWatchdogRestorationTime of the ports
-    Ptr<SharedBufferMmu> m_mmu;            //!< buffer
-    Ptr<UniformRandomVariable> m_uniform;  //!< ECN draws
-    Ptr<UniformRandomVariable> m_hashRng;  //!< draws the ECMP hash salt
-    uint32_t m_hashSalt{0};                //!< mixed into the ECMP hash with EcmpSeed
-    bool m_hashSaltDrawn{false};           //!< m_hashSalt drawn from m_hashRng
-    LoadBalancing m_loadBalancing{ECMP};   //!< port choice
-    uint32_t m_ecmpSeed{0};                //!< hash seed
-    bool m_ecnEnabled{true};               //!< ECN marking on
-    uint64_t m_ecnKmin{0};                 //!< Kmin at the reference rate
-    uint64_t m_ecnKmax{0};                 //!< Kmax at the reference rate
-    double m_ecnPmax{0};                   //!< Pmax
-    DataRate m_ecnReferenceRate;           //!< rate the thresholds are given for
-    uint16_t m_pfcPauseQuanta{0xffff};     //!< quanta of a pause frame
-    uint64_t m_pfcHeadroom{0};             //!< fixed headroom (0: from the link)
-    Time m_linkDetectionDelay;             //!< noticing a link change
-    Time m_routeWithdrawDelay;             //!< routing convergence after a withdrawal
-    Counters m_counters;                   //!< counters
+    Ipv4Address m_hostNetwork;                     //!< host block
+    uint32_t m_hosts{0};                           //!< hosts routed
+    std::vector<Route> m_routes;                   //!< by destination host
+    std::vector<Port> m_ports;                     //!< by index
+    std::vector<uint32_t> m_portOfIfIndex;         //!< node interface -> port
+    uint32_t m_nodeId{0};                          //!< mixed into the ECMP hash
+    uint32_t m_bucketsPerPort;                     //!< HashBucketsPerPort (0: no resilient hashing)
+    std::vector<Ptr<EthernetSwitch>> m_viewSpines; //!< CongestionAware: the spines
+    std::vector<uint32_t> m_viewUplinkSpine;       //!< per port: its spine (or none)
+    /// CongestionAware: [spine][leaf]: the spine's ports towards the leaf
+    std::vector<std::vector<std::vector<uint32_t>>> m_viewSpineDown;
+    uint32_t m_viewHostsPerLeaf{0};       //!< to find a host's leaf
+    Time m_watchdogDetection;             //!< PfcWatchdogDetectionTime of the ports
+    Time m_watchdogRestoration;           //!< PfcWatchdogRestorationTime of the ports
+    Ptr<SharedBufferMmu> m_mmu;           //!< buffer
+    Ptr<UniformRandomVariable> m_uniform; //!< ECN draws
+    Ptr<UniformRandomVariable> m_hashRng; //!< draws the ECMP hash salt
+    uint32_t m_hashSalt{0};               //!< mixed into the ECMP hash with EcmpSeed
+    bool m_hashSaltDrawn{false};          //!< m_hashSalt drawn from m_hashRng
+    LoadBalancing m_loadBalancing{ECMP};  //!< port choice
+    uint32_t m_ecmpSeed{0};               //!< hash seed
+    bool m_ecnEnabled{true};              //!< ECN marking on
+    uint64_t m_ecnKmin{0};                //!< Kmin at the reference rate
+    uint64_t m_ecnKmax{0};                //!< Kmax at the reference rate
+    double m_ecnPmax{0};                  //!< Pmax
+    DataRate m_ecnReferenceRate;          //!< rate the thresholds are given for
+    uint16_t m_pfcPauseQuanta{0xffff};    //!< quanta of a pause frame
+    uint64_t m_pfcHeadroom{0};            //!< fixed headroom (0: from the link)
+    Time m_linkDetectionDelay;            //!< noticing a link change
+    Time m_routeWithdrawDelay;            //!< routing convergence after a withdrawal
+    Counters m_counters;                  //!< counters
 
     /// Packet buffered: packet, egress port, priority.
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_enqueueTrace;
