@@ -57,6 +57,19 @@ EthernetSwitch::GetTypeId()
                                           "Adaptive",
                                           EthernetSwitch::CONGESTION_AWARE,
                                           "CongestionAware"))
+            .AddAttribute("FlowletGap",
+                          "Adaptive and CongestionAware choose per flowlet: a flow's packets "
+                          "keep the port of its first while they come less than this apart "
+                          "(0: per packet)",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&EthernetSwitch::m_flowletGap),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("FlowletTableSize",
+                          "Flowlet table entries (flows are hashed into it; a collision "
+                          "starts a new flowlet)",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&EthernetSwitch::m_flowletTableSize),
+                          MakeUintegerChecker<uint32_t>(1, 1 << 20))
             .AddAttribute("HashBucketsPerPort",
                           "Resilient ECMP: a route's flows hash into this many buckets per "
                           "port, each bucket bound to a port; when a port goes down only its "
@@ -465,6 +478,43 @@ EthernetSwitch::HashFlow(const uint8_t* head) const
     return Hash32(reinterpret_cast<const char*>(key), sizeof(key));
 }
 
+uint32_t
+EthernetSwitch::ChooseLeastCongested(const uint8_t* head,
+                                     uint32_t host,
+                                     const std::vector<uint32_t>& ports) const
+{
+    // Least queued port (Adaptive); with CongestionAware, a port's path counts the
+    // larger of its own queue and its spine's least queued port towards the
+    // destination's leaf. Ties go to the flow's hash, so flows spread.
+    const auto n = static_cast<uint32_t>(ports.size());
+    const uint32_t hashed = HashFlow(head) % n;
+    uint32_t best = ports[hashed];
+    uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const uint32_t candidate = ports[(hashed + i) % n];
+        uint64_t bytes = m_mmu->GetEgressPortBytes(candidate);
+        if (m_loadBalancing == CONGESTION_AWARE && m_viewHostsPerLeaf > 0 &&
+            candidate < m_viewUplinkSpine.size() &&
+            m_viewUplinkSpine[candidate] != std::numeric_limits<uint32_t>::max())
+        {
+            const uint32_t spine = m_viewUplinkSpine[candidate];
+            uint64_t further = std::numeric_limits<uint64_t>::max();
+            for (uint32_t down : m_viewSpineDown[spine][host / m_viewHostsPerLeaf])
+            {
+                further = std::min(further, m_viewSpines[spine]->m_mmu->GetEgressPortBytes(down));
+            }
+            bytes = std::max(bytes, further);
+        }
+        if (bytes < bestBytes)
+        {
+            best = candidate;
+            bestBytes = bytes;
+        }
+    }
+    return best;
+}
+
 void
 EthernetSwitch::SetPathView(const std::vector<Ptr<EthernetSwitch>>& spines,
                             const std::vector<uint32_t>& uplinkSpine,
@@ -513,53 +563,28 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
         route.sprayNext = (route.sprayNext + 1) % n;
         return chosen;
     }
-    case ADAPTIVE: {
-        const uint32_t hashed = HashFlow(head) % n;
-        uint32_t best = ports[hashed];
-        uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            const uint32_t candidate = ports[(hashed + i) % n];
-            const uint64_t bytes = m_mmu->GetEgressPortBytes(candidate);
-            if (bytes < bestBytes)
-            {
-                best = candidate;
-                bestBytes = bytes;
-            }
-        }
-        return best;
-    }
+    case ADAPTIVE:
     case CONGESTION_AWARE: {
-        // The port whose path is least congested: the larger of its own queue and
-        // the queue of its spine's port towards the destination's leaf.
-        const uint32_t hashed = HashFlow(head) % n;
-        uint32_t best = ports[hashed];
-        uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
-        for (uint32_t i = 0; i < n; ++i)
+        if (m_flowletGap.IsZero())
         {
-            const uint32_t candidate = ports[(hashed + i) % n];
-            uint64_t bytes = m_mmu->GetEgressPortBytes(candidate);
-            if (m_viewHostsPerLeaf > 0 && candidate < m_viewUplinkSpine.size() &&
-                m_viewUplinkSpine[candidate] != std::numeric_limits<uint32_t>::max())
-            {
-                // The spine's least queued port towards the destination's leaf.
-                const uint32_t spine = m_viewUplinkSpine[candidate];
-                uint64_t further = std::numeric_limits<uint64_t>::max();
-                for (uint32_t down : m_viewSpineDown[spine][host / m_viewHostsPerLeaf])
-                {
-                    further =
-                        std::min(further, m_viewSpines[spine]->m_mmu->GetEgressPortBytes(down));
-                }
-                bytes = std::max(bytes, further);
-            }
-            if (bytes < bestBytes)
-            {
-                best = candidate;
-                bestBytes = bytes;
-            }
+            return ChooseLeastCongested(head, host, ports);
         }
-        NS_LOG_LOGIC("congestion-aware: port " << best << " (" << bestBytes << " B on its path)");
-        return best;
+        const uint32_t hash = HashFlow(head);
+        if (m_flowlets.empty())
+        {
+            m_flowlets.resize(m_flowletTableSize);
+        }
+        Flowlet& f = m_flowlets[hash % m_flowlets.size()];
+        const Time now = Simulator::Now();
+        if (f.hash != hash || f.last.IsNegative() || now - f.last >= m_flowletGap ||
+            std::find(ports.begin(), ports.end(), f.port) == ports.end())
+        {
+            f.hash = hash;
+            f.port = ChooseLeastCongested(head, host, ports);
+            NS_LOG_LOGIC("new flowlet of flow " << hash << ": port " << f.port);
+        }
+        f.last = now;
+        return f.port;
     }
     case ECMP:
     default:

@@ -200,6 +200,14 @@ class EthernetSwitch : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * \param head the packet's parsed head \param host its destination
+     * \param ports the live ports of the route
+     * \return the least congested of them (Adaptive or CongestionAware's view)
+     */
+    uint32_t ChooseLeastCongested(const uint8_t* head,
+                                  uint32_t host,
+                                  const std::vector<uint32_t>& ports) const;
     /// Bytes of an IPv4 + UDP header that the parser reads.
     static constexpr uint32_t PARSED_BYTES = 28;
     /// No port: an interface of the node that is not a switch port.
@@ -278,13 +286,25 @@ class EthernetSwitch : public Object
     /// destination \return the egress port
     uint32_t ChoosePort(const uint8_t* head, uint32_t host);
 
-    Ipv4Address m_hostNetwork;                     //!< host block
-    uint32_t m_hosts{0};                           //!< hosts routed
-    std::vector<Route> m_routes;                   //!< by destination host
-    std::vector<Port> m_ports;                     //!< by index
-    std::vector<uint32_t> m_portOfIfIndex;         //!< node interface -> port
-    uint32_t m_nodeId{0};                          //!< mixed into the ECMP hash
-    uint32_t m_bucketsPerPort;                     //!< HashBucketsPerPort (0: no resilient hashing)
+    Ipv4Address m_hostNetwork;             //!< host block
+    uint32_t m_hosts{0};                   //!< hosts routed
+    std::vector<Route> m_routes;           //!< by destination host
+    std::vector<Port> m_ports;             //!< by index
+    std::vector<uint32_t> m_portOfIfIndex; //!< node interface -> port
+    uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
+    uint32_t m_bucketsPerPort;             //!< HashBucketsPerPort (0: no resilient hashing)
+
+    /// A flowlet: the port a flow's packets take while they come closer than FlowletGap.
+    struct Flowlet
+    {
+        uint32_t hash{0}; //!< the flow's hash
+        uint32_t port{0}; //!< its port
+        Time last{-1};    //!< its last packet (negative: empty)
+    };
+
+    Time m_flowletGap;                             //!< FlowletGap (0: per packet)
+    uint32_t m_flowletTableSize;                   //!< FlowletTableSize
+    std::vector<Flowlet> m_flowlets;               //!< by hash, made on first use
     std::vector<Ptr<EthernetSwitch>> m_viewSpines; //!< CongestionAware: the spines
     std::vector<uint32_t> m_viewUplinkSpine;       //!< per port: its spine (or none)
     /// CongestionAware: [spine][leaf]: the spine's ports towards the leaf
