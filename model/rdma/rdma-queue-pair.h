@@ -33,7 +33,8 @@ struct RdmaCompletion
     uint64_t tag{0};        //!< application tag
     uint64_t id{0};         //!< message id (unique per sending transport)
     uint32_t connection{0}; //!< connection (queue pair) it travelled on
-    uint32_t parts{1};      //!< queue pairs the message was spread over (EntropyValues)
+    uint32_t parts{1};      //!< parts the message was spread over (EntropyValues)
+    uint32_t entropy{0};    //!< a part's queue pair within its connection
     Time postTime;          //!< when the message was posted
     Time doneTime;          //!< when this completion happened
 };

@@ -142,6 +142,14 @@ RdmaTransport::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaTransport::m_nakThreshold),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EntropyChunkPackets",
+                          "With EntropyValues > 1: spread a message in chunks of this many "
+                          "packets, two in flight per queue pair, the next chunk to the queue "
+                          "pair that completes one, so faster paths carry more (0: one equal "
+                          "part per queue pair, the message as slow as its slowest path)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaTransport::m_entropyChunk),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("EntropyValues",
                           "Queue pairs (each with its own UDP source port, so ECMP sees a "
                           "flow each) a connection spreads every message over: a message of "
@@ -542,18 +550,41 @@ RdmaTransport::PostMessage(uint32_t dstRank,
     info.id = m_nextMessageId++;
     info.postTime = Simulator::Now();
     const uint64_t packets = (size + m_mtu - 1) / m_mtu;
-    info.parts = static_cast<uint32_t>(std::min<uint64_t>(m_entropyValues, packets));
+    const bool chunked = m_entropyValues > 1 && m_entropyChunk > 0 && packets > m_entropyChunk;
+    info.parts = chunked ? static_cast<uint32_t>((packets + m_entropyChunk - 1) / m_entropyChunk)
+                         : static_cast<uint32_t>(std::min<uint64_t>(m_entropyValues, packets));
     Ptr<RdmaTransport> far = m_table->transports[dstRank];
     if (info.parts > 1)
     {
-        NS_LOG_LOGIC("message " << info.id << " spread over " << info.parts << " queue pairs");
-        m_splitSends[info.id] = SplitMessage{info.parts, size, connection, onSent};
+        NS_LOG_LOGIC("message " << info.id << " spread as " << info.parts << " parts");
+        SplitMessage split{info.parts, size, connection, onSent, info, packets, 0};
         far->m_splitReceives[SplitReceiveKey(m_rank, info.id)] =
-            SplitMessage{info.parts, size, connection, onReceived};
+            SplitMessage{info.parts, size, connection, onReceived, info, packets, 0};
+        SplitMessage& sent = m_splitSends[info.id] = split;
+        if (!chunked)
+        {
+            sent.nextPacket = packets; // equal parts, all posted below
+        }
+        else
+        {
+            // Two chunks in flight on each queue pair to start with.
+            for (uint32_t round = 0; round < 2; ++round)
+            {
+                for (uint32_t k = 0; k < m_entropyValues && sent.nextPacket < packets; ++k)
+                {
+                    PostChunk(sent, k);
+                }
+            }
+            ++m_stats.messagesPosted;
+            m_stats.bytesPosted += size;
+            m_messagePostedTrace(info);
+            return info.id;
+        }
     }
     for (uint32_t k = 0; k < info.parts; ++k)
     {
         RdmaCompletion part = info;
+        part.entropy = k;
         // Parts of nearly equal size, whole packets but the last.
         const uint64_t packetsBefore = packets * k / info.parts;
         const uint64_t packetsAfter = packets * (k + 1) / info.parts;
@@ -570,6 +601,24 @@ RdmaTransport::PostMessage(uint32_t dstRank,
     m_stats.bytesPosted += size;
     m_messagePostedTrace(info);
     return info.id;
+}
+
+void
+RdmaTransport::PostChunk(SplitMessage& split, uint32_t entropy)
+{
+    RdmaCompletion part = split.info;
+    part.entropy = entropy;
+    const uint64_t last = std::min(split.packets, split.nextPacket + m_entropyChunk);
+    part.size = std::min(split.size, last * m_mtu) - split.nextPacket * m_mtu;
+    split.nextPacket = last;
+    NS_LOG_LOGIC("message " << part.id << ": chunk of " << part.size << " B on queue pair "
+                            << entropy << " of its connection");
+    RdmaQueuePair& qp = *m_qps[GetOrCreateQp(part.dstRank, part.connection, entropy)];
+    qp.PostSend(part, RdmaCompletionCallback());
+    m_table->transports[part.dstRank]->m_qps[qp.GetRemoteQpn()]->PostReceive(
+        part,
+        RdmaCompletionCallback());
+    Activate(qp);
 }
 
 void
@@ -1036,9 +1085,18 @@ RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletio
     Time now = Simulator::Now();
     for (auto& [info, cb] : done)
     {
-        if (info.parts > 1 && !CompletePart(m_splitSends, info.id, info, cb))
+        if (info.parts > 1)
         {
-            continue; // other parts of the message are still on their way
+            auto split = m_splitSends.find(info.id);
+            if (split != m_splitSends.end() && split->second.nextPacket < split->second.packets &&
+                m_entropyChunk > 0)
+            {
+                PostChunk(split->second, info.entropy); // this path is free again
+            }
+            if (!CompletePart(m_splitSends, info.id, info, cb))
+            {
+                continue; // other parts of the message are still on their way
+            }
         }
         info.doneTime = now;
         ++m_stats.messagesSent;

@@ -200,7 +200,17 @@ class RdmaTransport : public Object
         uint64_t size{0};          //!< the whole message's bytes
         uint32_t connection{0};    //!< the connection it was posted on
         RdmaCompletionCallback cb; //!< the caller's callback
+        // Sender, EntropyChunkPackets: the chunks not posted yet.
+        RdmaCompletion info;    //!< the message
+        uint64_t packets{0};    //!< its packets
+        uint64_t nextPacket{0}; //!< first packet of the next chunk to post
     };
+
+    /**
+     * Post the next chunk of a split message on one of its queue pairs.
+     * \param split the message (sender side) \param entropy the queue pair's index
+     */
+    void PostChunk(SplitMessage& split, uint32_t entropy);
 
     /**
      * Count a completed part of a split message.
@@ -279,6 +289,7 @@ class RdmaTransport : public Object
     bool m_ccUsesCnp{false};     //!< receivers send CNPs (the control's UsesCnp)
     bool m_ccUsesRtt{false};     //!< keep send times for RTT samples (UsesRtt)
     uint32_t m_entropyValues{1}; //!< EntropyValues: queue pairs per connection
+    uint32_t m_entropyChunk{0};  //!< EntropyChunkPackets (0: equal parts)
     uint32_t m_reorderWindow{0}; //!< ReorderWindow: packets held beyond a gap
     uint32_t m_nakThreshold{0};  //!< NakThreshold: selective repeat (0: none)
     /// split messages this rank sends, by message id
