@@ -131,6 +131,17 @@ Communicator::GetMember(uint32_t rank) const
     return m_members[rank];
 }
 
+Time
+Communicator::GetSlowestComputeTime(Time nominal) const
+{
+    Time slowest;
+    for (const Member& m : m_members)
+    {
+        slowest = std::max(slowest, m.compute->GetComputeTime(nominal));
+    }
+    return slowest;
+}
+
 bool
 Communicator::IsSameServer(uint32_t a, uint32_t b) const
 {

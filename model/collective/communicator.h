@@ -7,6 +7,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/gpu-compute.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -94,6 +95,12 @@ class Communicator : public Object
     uint32_t GetId() const;
     /// \param rank a rank of this communicator \return its member
     const Member& GetMember(uint32_t rank) const;
+    /**
+     * \param nominal a compute phase at full speed
+     * \return how long it takes on the slowest GPU of the communicator now (each
+     *         GPU's GpuCompute slowdown applied), what a collective after it waits
+     */
+    Time GetSlowestComputeTime(Time nominal) const;
     /// \param a a rank \param b a rank \return whether both GPUs are in one server
     bool IsSameServer(uint32_t a, uint32_t b) const;
 

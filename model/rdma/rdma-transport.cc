@@ -7,11 +7,8 @@
 #include "ns3/abort.h"
 #include "ns3/aeth-header.h"
 #include "ns3/ai-fabric-ns3-compat.h"
-#include "ns3/boolean.h"
 #include "ns3/bth-header.h"
 #include "ns3/cnp-header.h"
-#include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
@@ -553,49 +550,42 @@ RdmaTransport::PostMessage(uint32_t dstRank,
     const bool chunked = m_entropyValues > 1 && m_entropyChunk > 0 && packets > m_entropyChunk;
     info.parts = chunked ? static_cast<uint32_t>((packets + m_entropyChunk - 1) / m_entropyChunk)
                          : static_cast<uint32_t>(std::min<uint64_t>(m_entropyValues, packets));
-    Ptr<RdmaTransport> far = m_table->transports[dstRank];
-    if (info.parts > 1)
+    if (info.parts == 1)
+    {
+        PostPart(info, 0, 0, packets, onSent, onReceived);
+    }
+    else
     {
         NS_LOG_LOGIC("message " << info.id << " spread as " << info.parts << " parts");
-        SplitMessage split{info.parts, size, connection, onSent, info, packets, 0};
-        far->m_splitReceives[SplitReceiveKey(m_rank, info.id)] =
+        m_table->transports[dstRank]->m_splitReceives[SplitReceiveKey(m_rank, info.id)] =
             SplitMessage{info.parts, size, connection, onReceived, info, packets, 0};
-        SplitMessage& sent = m_splitSends[info.id] = split;
-        if (!chunked)
-        {
-            sent.nextPacket = packets; // equal parts, all posted below
-        }
-        else
+        SplitMessage& split = m_splitSends[info.id] =
+            SplitMessage{info.parts, size, connection, onSent, info, packets, 0};
+        if (chunked)
         {
             // Two chunks in flight on each queue pair to start with.
             for (uint32_t round = 0; round < 2; ++round)
             {
-                for (uint32_t k = 0; k < m_entropyValues && sent.nextPacket < packets; ++k)
+                for (uint32_t k = 0; k < m_entropyValues && split.nextPacket < packets; ++k)
                 {
-                    PostChunk(sent, k);
+                    PostChunk(split, k);
                 }
             }
-            ++m_stats.messagesPosted;
-            m_stats.bytesPosted += size;
-            m_messagePostedTrace(info);
-            return info.id;
         }
-    }
-    for (uint32_t k = 0; k < info.parts; ++k)
-    {
-        RdmaCompletion part = info;
-        part.entropy = k;
-        // Parts of nearly equal size, whole packets but the last.
-        const uint64_t packetsBefore = packets * k / info.parts;
-        const uint64_t packetsAfter = packets * (k + 1) / info.parts;
-        part.size = std::min(size, packetsAfter * m_mtu) - packetsBefore * m_mtu;
-        RdmaQueuePair& qp = *m_qps[GetOrCreateQp(dstRank, connection, k)];
-        qp.PostSend(part, info.parts > 1 ? RdmaCompletionCallback() : onSent);
-        // The matching receive descriptor, consumed in order at the far end.
-        far->m_qps[qp.GetRemoteQpn()]->PostReceive(part,
-                                                   info.parts > 1 ? RdmaCompletionCallback()
-                                                                  : onReceived);
-        Activate(qp);
+        else
+        {
+            // Parts of nearly equal size, one per queue pair.
+            for (uint32_t k = 0; k < info.parts; ++k)
+            {
+                PostPart(info,
+                         k,
+                         packets * k / info.parts,
+                         packets * (k + 1) / info.parts,
+                         RdmaCompletionCallback(),
+                         RdmaCompletionCallback());
+            }
+            split.nextPacket = packets; // nothing left to post
+        }
     }
     ++m_stats.messagesPosted;
     m_stats.bytesPosted += size;
@@ -606,18 +596,33 @@ RdmaTransport::PostMessage(uint32_t dstRank,
 void
 RdmaTransport::PostChunk(SplitMessage& split, uint32_t entropy)
 {
-    RdmaCompletion part = split.info;
+    const uint64_t first = split.nextPacket;
+    split.nextPacket = std::min(split.packets, first + m_entropyChunk);
+    PostPart(split.info,
+             entropy,
+             first,
+             split.nextPacket,
+             RdmaCompletionCallback(),
+             RdmaCompletionCallback());
+}
+
+void
+RdmaTransport::PostPart(RdmaCompletion part,
+                        uint32_t entropy,
+                        uint64_t firstPacket,
+                        uint64_t endPacket,
+                        RdmaCompletionCallback onSent,
+                        RdmaCompletionCallback onReceived)
+{
+    // Whole packets but the message's last.
     part.entropy = entropy;
-    const uint64_t last = std::min(split.packets, split.nextPacket + m_entropyChunk);
-    part.size = std::min(split.size, last * m_mtu) - split.nextPacket * m_mtu;
-    split.nextPacket = last;
-    NS_LOG_LOGIC("message " << part.id << ": chunk of " << part.size << " B on queue pair "
-                            << entropy << " of its connection");
+    part.size = std::min(part.size, endPacket * m_mtu) - firstPacket * m_mtu;
+    NS_LOG_LOGIC("message " << part.id << ": " << part.size << " B on queue pair " << entropy
+                            << " of its connection");
     RdmaQueuePair& qp = *m_qps[GetOrCreateQp(part.dstRank, part.connection, entropy)];
-    qp.PostSend(part, RdmaCompletionCallback());
-    m_table->transports[part.dstRank]->m_qps[qp.GetRemoteQpn()]->PostReceive(
-        part,
-        RdmaCompletionCallback());
+    qp.PostSend(part, onSent);
+    // The matching receive descriptor, consumed in order at the far end.
+    m_table->transports[part.dstRank]->m_qps[qp.GetRemoteQpn()]->PostReceive(part, onReceived);
     Activate(qp);
 }
 

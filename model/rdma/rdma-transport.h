@@ -211,6 +211,20 @@ class RdmaTransport : public Object
      * \param split the message (sender side) \param entropy the queue pair's index
      */
     void PostChunk(SplitMessage& split, uint32_t entropy);
+    /**
+     * Post packets [firstPacket, endPacket) of a message as one part on one of its
+     * connection's queue pairs, with its receive descriptor at the far end.
+     * \param part the message (its size is the whole message's)
+     * \param entropy the queue pair's index in the connection
+     * \param firstPacket first packet \param endPacket one past the last
+     * \param onSent sender callback of the part \param onReceived receiver callback
+     */
+    void PostPart(RdmaCompletion part,
+                  uint32_t entropy,
+                  uint64_t firstPacket,
+                  uint64_t endPacket,
+                  RdmaCompletionCallback onSent,
+                  RdmaCompletionCallback onReceived);
 
     /**
      * Count a completed part of a split message.

@@ -221,11 +221,7 @@ TensorParallelApplication::StartBlock()
     const Time drawn = duration - nominal;
     // Every rank computes the block; the collective after it waits for the slowest
     // (a straggler's GpuCompute slowdown).
-    Time slowest;
-    for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
-    {
-        slowest = std::max(slowest, m_comm->GetMember(r).compute->GetComputeTime(duration));
-    }
+    const Time slowest = m_comm->GetSlowestComputeTime(duration);
     m_computeEvent =
         Simulator::Schedule(slowest, &TensorParallelApplication::ComputeDone, this, slowest, drawn);
 }

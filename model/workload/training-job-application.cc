@@ -413,18 +413,6 @@ TrainingJobApplication::TryRun(uint32_t r)
     StartBlock(r);
 }
 
-Time
-TrainingJobApplication::GetReplicaComputeTime(uint32_t r, Time nominal) const
-{
-    const Ptr<Communicator>& tp = m_replicas[r].tp;
-    Time slowest;
-    for (uint32_t i = 0; i < tp->GetSize(); ++i)
-    {
-        slowest = std::max(slowest, tp->GetMember(i).compute->GetComputeTime(nominal));
-    }
-    return slowest;
-}
-
 void
 TrainingJobApplication::StartBlock(uint32_t r)
 {
@@ -440,7 +428,7 @@ TrainingJobApplication::StartBlock(uint32_t r)
     }
     // The backward pass computes twice the forward's operations.
     const Time duration =
-        GetReplicaComputeTime(r, forward ? block.forwardTime : block.forwardTime * 2);
+        rep.tp->GetSlowestComputeTime(forward ? block.forwardTime : block.forwardTime * 2);
     Simulator::Schedule(duration, &TrainingJobApplication::ComputeDone, this, r);
 }
 

@@ -273,9 +273,6 @@ class TrainingJobApplication : public TrainingApplication
     void CountCollective(Traffic traffic, const CollectiveResult& result);
     /// The replica may be done with the iteration. \param r replica
     void CheckReplicaDone(uint32_t r);
-    /// \param r replica \param forwardTime compute at full speed \return its duration
-    /// on the replica's slowest GPU now
-    Time GetReplicaComputeTime(uint32_t r, Time forwardTime) const;
     /// \param flops floating-point operations \return their time at GpuFlopRate
     Time FlopsToTime(double flops) const;
 
