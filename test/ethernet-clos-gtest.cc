@@ -542,6 +542,30 @@ TEST(EthernetSwitchDeathTest, EcnParameters)
         "least 8644 byte times");
 }
 
+TEST(EthernetSwitchDeathTest, WatchdogTimesOfZero)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    for (const std::string attribute : {"PfcWatchdogDetectionTime", "PfcWatchdogRestorationTime"})
+    {
+        EXPECT_DEATH(
+            {
+                Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+                sw->SetAttribute(attribute, TimeValue(Time(0)));
+                AddOnePort(sw);
+            },
+            "EthernetSwitch: " + attribute + " \\+0ms must be > 0");
+        // A NIC's own watchdog refuses it when the device is attached.
+        EXPECT_DEATH(
+            {
+                Ptr<RoceNetDevice> device = CreateObject<RoceNetDevice>();
+                device->SetAttribute("PfcWatchdog", BooleanValue(true));
+                device->SetAttribute(attribute, TimeValue(MilliSeconds(-1)));
+                device->Attach(CreateObject<RoceChannel>());
+            },
+            "RoceNetDevice: " + attribute + " -1ms must be > 0");
+    }
+}
+
 TEST(EthernetSwitchDeathTest, RoutesAndAddressing)
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");

@@ -524,7 +524,13 @@ class EthernetLossyIncastTestCase : public EthernetClosTestCase
                 h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
             },
             [window](RdmaHelper& r) {
-                r.SetTransportAttribute("ReorderWindow", UintegerValue(window));
+                if (window > 0)
+                {
+                    r.SetTransportAttribute(
+                        "LossRecovery",
+                        StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
+                                    std::to_string(window) + "]"));
+                }
             });
         const uint64_t size = 1 << 20;
         for (uint32_t h = 1; h < 8; ++h)
@@ -582,8 +588,10 @@ class EthernetIrnIncastTestCase : public EthernetClosTestCase
             [irn](RdmaHelper& r) {
                 if (irn)
                 {
-                    r.SetTransportAttribute("ReorderWindow", UintegerValue(256));
-                    r.SetTransportAttribute("NakThreshold", UintegerValue(1));
+                    r.SetTransportAttribute(
+                        "LossRecovery",
+                        StringValue(
+                            "ns3::SelectiveRepeatRecovery[ReorderWindow=256|NakThreshold=1]"));
                     r.SetTransportAttribute("MaxBytesInFlight", UintegerValue(32768));
                     r.SetTransportAttribute("RetransmitTimeout", TimeValue(MicroSeconds(50)));
                 }
@@ -944,9 +952,10 @@ class EthernetPfcWatchdogTestCase : public EthernetClosTestCase
 
     void DoRun() override
     {
-        const Time detection = m_watchdog ? MilliSeconds(1) : Time(0);
-        RdmaClos f(SmallCluster(2, 2, 1), [detection](EthernetClosHelper& clos) {
-            clos.SetSwitchAttribute("PfcWatchdogDetectionTime", TimeValue(detection));
+        const bool watchdog = m_watchdog;
+        RdmaClos f(SmallCluster(2, 2, 1), [watchdog](EthernetClosHelper& clos) {
+            clos.SetSwitchAttribute("PfcWatchdog", BooleanValue(watchdog));
+            clos.SetSwitchAttribute("PfcWatchdogDetectionTime", TimeValue(MilliSeconds(1)));
             clos.SetSwitchAttribute("PfcWatchdogRestorationTime", TimeValue(MilliSeconds(1)));
         });
         const uint64_t size = 8 << 20;
@@ -1023,7 +1032,13 @@ class EthernetReorderTestCase : public EthernetClosTestCase
                 clos.SetSwitchAttribute("LoadBalancing", StringValue(lb));
             },
             [window](RdmaHelper& r) {
-                r.SetTransportAttribute("ReorderWindow", UintegerValue(window));
+                if (window > 0)
+                {
+                    r.SetTransportAttribute(
+                        "LossRecovery",
+                        StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
+                                    std::to_string(window) + "]"));
+                }
             });
         const uint64_t size = 8000000;
         for (uint32_t h = 0; h < 16; ++h)
@@ -1092,8 +1107,8 @@ class EthernetPfcDeadlockTestCase : public EthernetClosTestCase
     {
         const ClusterDescription c = SmallCluster(3, 2, 2);
         EthernetClosHelper clos;
-        const Time detection = m_watchdog ? MilliSeconds(1) : Time(0);
-        clos.SetSwitchAttribute("PfcWatchdogDetectionTime", TimeValue(detection));
+        clos.SetSwitchAttribute("PfcWatchdog", BooleanValue(m_watchdog));
+        clos.SetSwitchAttribute("PfcWatchdogDetectionTime", TimeValue(MilliSeconds(1)));
         clos.SetSwitchAttribute("PfcWatchdogRestorationTime", TimeValue(MilliSeconds(1)));
         clos.Install(c);
         clos.AssignStreams(1);
@@ -1198,7 +1213,13 @@ class EthernetCongestionAwareTestCase : public EthernetClosTestCase
                 clos.SetSwitchAttribute("FlowletGap", TimeValue(flowletGap));
             },
             [window](RdmaHelper& r) {
-                r.SetTransportAttribute("ReorderWindow", UintegerValue(window));
+                if (window > 0)
+                {
+                    r.SetTransportAttribute(
+                        "LossRecovery",
+                        StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
+                                    std::to_string(window) + "]"));
+                }
             });
         // A random derangement (no host sends to itself), the same for both modes.
         std::vector<uint32_t> to(16);

@@ -700,14 +700,31 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
             rdma.Post(0, 1, 100, 0, RdmaCompletionCallback());
         },
         "EntropyValues 0 must be in 1..255");
-    EXPECT_DEATH(
-        {
-            MakePair(4096, [](RdmaHelper& rdma) {
-                rdma.SetTransportAttribute("NakThreshold", UintegerValue(3));
-            });
-            Simulator::Run();
-        },
-        "NakThreshold 3 needs a ReorderWindow at least as large, got 0");
+    // Each loss recovery refuses its own bad attributes by name, before anything runs.
+    const std::vector<std::pair<std::string, std::string>> badRecoveries{
+        {"ns3::OutOfOrderPlacementRecovery[ReorderWindow=0]",
+         "OutOfOrderPlacementRecovery: ReorderWindow 0 must be in 1..1048576"},
+        {"ns3::OutOfOrderPlacementRecovery[ReorderWindow=1048577]",
+         "OutOfOrderPlacementRecovery: ReorderWindow 1048577 must be in 1..1048576"},
+        {"ns3::SelectiveRepeatRecovery[ReorderWindow=0]",
+         "SelectiveRepeatRecovery: ReorderWindow 0 must be in 1..1048576"},
+        {"ns3::SelectiveRepeatRecovery[NakThreshold=0]",
+         "SelectiveRepeatRecovery: NakThreshold 0 must be in 1..ReorderWindow \\(256\\)"},
+        {"ns3::SelectiveRepeatRecovery[ReorderWindow=8|NakThreshold=9]",
+         "SelectiveRepeatRecovery: NakThreshold 9 must be in 1..ReorderWindow \\(8\\)"},
+        {"ns3::DcqcnCongestionControl",
+         "LossRecovery ns3::DcqcnCongestionControl is not an "
+         "RdmaLossRecovery"},
+    };
+    for (const auto& [recovery, message] : badRecoveries)
+    {
+        EXPECT_DEATH(MakePair(4096,
+                              [recovery = recovery](RdmaHelper& rdma) {
+                                  rdma.SetTransportAttribute("LossRecovery", StringValue(recovery));
+                              }),
+                     message)
+            << recovery;
+    }
     EXPECT_DEATH(MakePair(4096,
                           [](RdmaHelper& rdma) {
                               rdma.SetTransportAttribute(

@@ -8,6 +8,7 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <vector>
@@ -205,11 +206,13 @@ class RdmaSelectiveRepeatTestCase : public TestCase
     {
         RngSeedManager::SetSeed(1);
         RngSeedManager::SetRun(1);
-        Config::SetDefault("ns3::RdmaTransport::ReorderWindow", UintegerValue(selective ? 256 : 0));
-        Config::SetDefault("ns3::RdmaTransport::NakThreshold", UintegerValue(selective ? 1 : 0));
+        Config::SetDefault("ns3::RdmaTransport::LossRecovery",
+                           StringValue(selective ? "ns3::SelectiveRepeatRecovery[ReorderWindow="
+                                                   "256|NakThreshold=1]"
+                                                 : "ns3::RdmaLossRecovery"));
         PairFixture f("100Gbps", MicroSeconds(1), 4096, MicroSeconds(50));
-        Config::SetDefault("ns3::RdmaTransport::ReorderWindow", UintegerValue(0));
-        Config::SetDefault("ns3::RdmaTransport::NakThreshold", UintegerValue(0));
+        Config::SetDefault("ns3::RdmaTransport::LossRecovery",
+                           StringValue("ns3::RdmaLossRecovery"));
         auto rem = CreateObject<RateErrorModel>();
         rem->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
         rem->SetRate(0.01);

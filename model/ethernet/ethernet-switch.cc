@@ -79,20 +79,26 @@ EthernetSwitch::GetTypeId()
                           UintegerValue(64),
                           MakeUintegerAccessor(&EthernetSwitch::m_bucketsPerPort),
                           MakeUintegerChecker<uint32_t>(0, 1 << 16))
-            .AddAttribute("PfcWatchdogDetectionTime",
+            .AddAttribute("PfcWatchdog",
                           "PFC watchdog of every port (RoceNetDevice's attribute): a priority "
-                          "paused this long is in a storm, its pauses ignored and its frames "
-                          "dropped until pauses stop for PfcWatchdogRestorationTime (200 ms, "
-                          "SONiC's pfcwd default; 0: none)",
+                          "paused for PfcWatchdogDetectionTime is in a storm, its pauses "
+                          "ignored and its frames dropped until pauses stop for "
+                          "PfcWatchdogRestorationTime (on, as SONiC's pfcwd)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&EthernetSwitch::m_watchdog),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcWatchdogDetectionTime",
+                          "PFC watchdog: a priority paused this long is in a storm (> 0; "
+                          "200 ms, SONiC's pfcwd default)",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&EthernetSwitch::m_watchdogDetection),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker())
             .AddAttribute("PfcWatchdogRestorationTime",
-                          "PFC watchdog: a storm clears after this long without a pause (200 "
-                          "ms, SONiC's default)",
+                          "PFC watchdog: a storm clears after this long without a pause (> 0; "
+                          "200 ms, SONiC's default)",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&EthernetSwitch::m_watchdogRestoration),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker())
             .AddAttribute("EcmpSeed",
                           "Seed of the ECMP hash (mixed with the node id, so switches "
                           "of one tier do not all hash alike, and with a salt drawn from "
@@ -254,6 +260,13 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
                     "EthernetSwitch: EcnPmax must be in [0, 1], got " << m_ecnPmax);
     NS_ABORT_MSG_IF(m_ecnReferenceRate.GetBitRate() == 0,
                     "EthernetSwitch: EcnReferenceRate must be greater than 0");
+    NS_ABORT_MSG_IF(!m_watchdogDetection.IsStrictlyPositive(),
+                    "EthernetSwitch: PfcWatchdogDetectionTime " << m_watchdogDetection.As(Time::MS)
+                                                                << " must be > 0");
+    NS_ABORT_MSG_IF(!m_watchdogRestoration.IsStrictlyPositive(),
+                    "EthernetSwitch: PfcWatchdogRestorationTime "
+                        << m_watchdogRestoration.As(Time::MS) << " must be > 0");
+    device->SetAttribute("PfcWatchdog", BooleanValue(m_watchdog));
     device->SetAttribute("PfcWatchdogDetectionTime", TimeValue(m_watchdogDetection));
     device->SetAttribute("PfcWatchdogRestorationTime", TimeValue(m_watchdogRestoration));
     if (!m_mmu)

@@ -310,6 +310,7 @@ class EthernetSwitch : public Object
     /// CongestionAware: [spine][leaf]: the spine's ports towards the leaf
     std::vector<std::vector<std::vector<uint32_t>>> m_viewSpineDown;
     uint32_t m_viewHostsPerLeaf{0};       //!< to find a host's leaf
+    bool m_watchdog;                      //!< PfcWatchdog of the ports
     Time m_watchdogDetection;             //!< PfcWatchdogDetectionTime of the ports
     Time m_watchdogRestoration;           //!< PfcWatchdogRestorationTime of the ports
     Ptr<SharedBufferMmu> m_mmu;           //!< buffer

@@ -13,6 +13,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-loss-recovery.h"
 #include "ns3/reth-header.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/simulator.h"
@@ -48,6 +49,15 @@ constexpr uint32_t MAX_PATH_MTU = 4096;
 constexpr uint8_t UDP_PROTOCOL = 17;
 constexpr uint32_t IPV4_HEADER_BYTES = 20;
 constexpr uint32_t UDP_HEADER_BYTES = 8;
+
+/// \return the LossRecovery default: go-back-N
+ObjectFactory
+DefaultLossRecovery()
+{
+    ObjectFactory factory;
+    factory.SetTypeId(RdmaLossRecovery::GetTypeId());
+    return factory;
+}
 } // namespace
 
 TypeId
@@ -119,26 +129,16 @@ RdmaTransport::GetTypeId()
                           TypeIdValue(RdmaCongestionControl::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaTransport::m_ccType),
                           MakeTypeIdChecker())
-            .AddAttribute("ReorderWindow",
-                          "Loss recovery of the receiver: 0 is go-back-N (a packet beyond a "
-                          "PSN gap is dropped and the gap NAKed, so reordering alone causes "
-                          "retransmissions); N > 0 is out-of-order placement, as NICs that "
-                          "tolerate sprayed traffic do: up to N packets beyond a gap are "
-                          "held (N + 1 slots of memory per queue pair) and placed when it "
-                          "fills, no NAK is sent, and a loss is recovered by the "
-                          "retransmission timeout",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RdmaTransport::m_reorderWindow),
-                          MakeUintegerChecker<uint32_t>(0, 1 << 20))
-            .AddAttribute("NakThreshold",
-                          "Selective repeat, with a ReorderWindow: the receiver NAKs a gap "
-                          "once this many packets are held beyond it (its tolerance of "
-                          "reordering), and the sender resends only the missing packet "
-                          "instead of going back (in the manner of IRN); 0: no NAK, losses "
-                          "wait for the retransmission timeout (out-of-order placement)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RdmaTransport::m_nakThreshold),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LossRecovery",
+                          "The RdmaLossRecovery of every queue pair, with its attributes: "
+                          "ns3::RdmaLossRecovery (go-back-N, as RoCE NICs), "
+                          "ns3::OutOfOrderPlacementRecovery[ReorderWindow=N] (packets beyond "
+                          "a gap held, losses left to the timeout) or "
+                          "ns3::SelectiveRepeatRecovery[ReorderWindow=N|NakThreshold=k] "
+                          "(only the missing packet resent, as IRN)",
+                          ObjectFactoryValue(DefaultLossRecovery()),
+                          MakeObjectFactoryAccessor(&RdmaTransport::m_lossRecoveryFactory),
+                          MakeObjectFactoryChecker())
             .AddAttribute("EntropyChunkPackets",
                           "With EntropyValues > 1: spread a message in chunks of this many "
                           "packets, two in flight per queue pair, the next chunk to the queue "
@@ -239,6 +239,7 @@ RdmaTransport::DoDispose()
         qp->cc->Dispose();
     }
     m_qps.clear();
+    m_lossRecovery = nullptr;
     m_qpByPeer.clear();
     m_splitSends.clear();
     m_splitReceives.clear();
@@ -287,10 +288,7 @@ RdmaTransport::Validate() const
     NS_ABORT_MSG_IF(m_ackInterval == 0, "RdmaTransport: AckInterval 0 must be >= 1");
     NS_ABORT_MSG_IF(m_entropyValues == 0 || m_entropyValues > 255,
                     "RdmaTransport: EntropyValues " << m_entropyValues << " must be in 1..255");
-    NS_ABORT_MSG_IF(m_nakThreshold > m_reorderWindow,
-                    "RdmaTransport: NakThreshold " << m_nakThreshold
-                                                   << " needs a ReorderWindow at least as large, "
-                                                   << "got " << m_reorderWindow);
+    CreateLossRecovery()->Validate();
     NS_ABORT_MSG_IF(m_ackRequestInterval.IsStrictlyNegative() || m_ackRequestInterval >= m_rto,
                     "RdmaTransport: AckRequestInterval "
                         << m_ackRequestInterval << " must be in [0, RetransmitTimeout " << m_rto
@@ -315,6 +313,16 @@ RdmaTransport::Validate() const
             Simulator::Now(),
             RdmaCongestionControl::RateChangeCallback());
     }
+}
+
+Ptr<RdmaLossRecovery>
+RdmaTransport::CreateLossRecovery() const
+{
+    const TypeId tid = m_lossRecoveryFactory.GetTypeId();
+    NS_ABORT_MSG_IF(
+        tid != RdmaLossRecovery::GetTypeId() && !tid.IsChildOf(RdmaLossRecovery::GetTypeId()),
+        "RdmaTransport: LossRecovery " << tid.GetName() << " is not an RdmaLossRecovery");
+    return m_lossRecoveryFactory.Create<RdmaLossRecovery>();
 }
 
 Ptr<RdmaCongestionControl>
@@ -484,8 +492,12 @@ RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entro
     // Flow entropy for ECMP in 0xC000-0xFFFF, fixed per QP.
     uint32_t h = (m_rank * 2654435761u) ^ (remoteRank * 40503u) ^ (qpn * 97u);
     qp->udpSourcePort = static_cast<uint16_t>(0xC000 | ((h ^ (h >> 14)) & 0x3FFF));
-    qp->SetReorderWindow(m_reorderWindow);
-    qp->SetNakThreshold(m_nakThreshold);
+    if (!m_lossRecovery)
+    {
+        m_lossRecovery = CreateLossRecovery();
+    }
+    qp->SetReorderWindow(m_lossRecovery->GetReorderWindow());
+    qp->SetNakThreshold(m_lossRecovery->GetNakThreshold());
     qp->cc = CreateCongestionControl();
     qp->cc->Install(m_lineRateBps,
                     Simulator::Now(),

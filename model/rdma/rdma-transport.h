@@ -6,6 +6,7 @@
 #define AI_FABRIC_RDMA_TRANSPORT_H
 
 #include "rdma-congestion-control.h"
+#include "rdma-loss-recovery.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/buffer.h"
@@ -14,6 +15,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
@@ -35,8 +37,10 @@ class RoceNetDevice;
  * \ingroup ai-fabric
  * \brief The RDMA transport of one host: reliable-connection queue pairs over a
  * RoceNetDevice, RoCEv2 framing built directly (IPv4/UDP 4791/BTH, no Internet
- * stack), go-back-N with coalesced ACKs, NAK and a retransmission timer, round-robin
- * service of queue pairs in a pull model, and optional DCQCN.
+ * stack), coalesced ACKs, NAK and a retransmission timer, loss recovery chosen by
+ * TypeId (go-back-N by default; RdmaLossRecovery), congestion control chosen by
+ * TypeId (none by default; RdmaCongestionControl), and round-robin service of queue
+ * pairs in a pull model.
  *
  * Applications post messages between ranks with PostMessage(); queue pairs are
  * created on first use at both ends and reused. Ranks and addresses are shared by all
@@ -281,6 +285,8 @@ class RdmaTransport : public Object
     void OnRateChange(uint32_t qpn, double rate);
     /// \return a new congestion control of the CongestionControl TypeId and attributes
     Ptr<RdmaCongestionControl> CreateCongestionControl() const;
+    /// \return a new loss recovery of the LossRecovery factory (stops if it is not one)
+    Ptr<RdmaLossRecovery> CreateLossRecovery() const;
     /// Finish the sender side of completed messages.
     void CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
     /// Check attribute values; stop with a clear message if impossible.
@@ -300,12 +306,12 @@ class RdmaTransport : public Object
     Time m_cnpInterval;        //!< minimum gap between CNPs per QP
     /// attributes for every queue pair's congestion control
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;
-    bool m_ccUsesCnp{false};     //!< receivers send CNPs (the control's UsesCnp)
-    bool m_ccUsesRtt{false};     //!< keep send times for RTT samples (UsesRtt)
-    uint32_t m_entropyValues{1}; //!< EntropyValues: queue pairs per connection
-    uint32_t m_entropyChunk{0};  //!< EntropyChunkPackets (0: equal parts)
-    uint32_t m_reorderWindow{0}; //!< ReorderWindow: packets held beyond a gap
-    uint32_t m_nakThreshold{0};  //!< NakThreshold: selective repeat (0: none)
+    bool m_ccUsesCnp{false};              //!< receivers send CNPs (the control's UsesCnp)
+    bool m_ccUsesRtt{false};              //!< keep send times for RTT samples (UsesRtt)
+    uint32_t m_entropyValues{1};          //!< EntropyValues: queue pairs per connection
+    uint32_t m_entropyChunk{0};           //!< EntropyChunkPackets (0: equal parts)
+    ObjectFactory m_lossRecoveryFactory;  //!< LossRecovery
+    Ptr<RdmaLossRecovery> m_lossRecovery; //!< the queue pairs' loss recovery, once created
     /// split messages this rank sends, by message id
     std::unordered_map<uint64_t, SplitMessage> m_splitSends;
     /// split messages this rank receives, by (source rank, message id)

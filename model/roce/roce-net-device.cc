@@ -8,6 +8,7 @@
 #include "roce-channel.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
@@ -64,19 +65,27 @@ RoceNetDevice::GetTypeId()
                           MakeIpv4AddressAccessor(&RoceNetDevice::SetIpv4Address,
                                                   &RoceNetDevice::GetIpv4Address),
                           MakeIpv4AddressChecker())
+            .AddAttribute("PfcWatchdog",
+                          "PFC watchdog: a priority paused for PfcWatchdogDetectionTime "
+                          "without a resume is in a storm; the port then ignores its pauses "
+                          "and drops its frames (counted) until no pause has come for "
+                          "PfcWatchdogRestorationTime",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNetDevice::m_watchdog),
+                          MakeBooleanChecker())
+            // The time checkers take any value so that CheckWatchdog refuses a bad one
+            // by name.
             .AddAttribute("PfcWatchdogDetectionTime",
-                          "PFC watchdog: a priority paused this long without a resume is in "
-                          "a storm; the port then ignores its pauses and drops its frames "
-                          "(counted) until no pause has come for PfcWatchdogRestorationTime "
-                          "(0: no watchdog)",
-                          TimeValue(Time(0)),
+                          "PFC watchdog: a priority paused this long is in a storm (> 0)",
+                          TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&RoceNetDevice::m_watchdogDetection),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker())
             .AddAttribute("PfcWatchdogRestorationTime",
-                          "PFC watchdog: a storm clears when no pause has come for this long",
+                          "PFC watchdog: a storm clears when no pause has come for this "
+                          "long (> 0)",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&RoceNetDevice::m_watchdogRestoration),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker())
             .AddAttribute("ReceiveErrorModel",
                           "Error model applied to received frames (drops are counted)",
                           PointerValue(),
@@ -202,6 +211,7 @@ RoceNetDevice::Attach(Ptr<RoceChannel> channel)
 {
     NS_LOG_FUNCTION(this << channel);
     NS_ABORT_MSG_IF(!channel, "RoceNetDevice: cannot attach a null channel");
+    CheckWatchdog();
     m_channel = channel;
     m_channel->Attach(this);
     m_linkChangeCallbacks();
@@ -598,8 +608,9 @@ RoceNetDevice::ReceivePfc(Ptr<Packet> body)
             if (q.pausedSince.IsNegative())
             {
                 q.pausedSince = now;
-                if (m_watchdogDetection.IsStrictlyPositive())
+                if (m_watchdog)
                 {
+                    CheckWatchdog(); // its times may have been set after Attach
                     q.watchdogEvent.Cancel();
                     q.watchdogEvent = Simulator::Schedule(m_watchdogDetection,
                                                           &RoceNetDevice::WatchdogCheck,
@@ -619,6 +630,17 @@ RoceNetDevice::PauseExpired(uint8_t priority)
     q.pausedSince = Time(-1); // the pause ran out: not a storm
     q.watchdogEvent.Cancel();
     TryTransmit();
+}
+
+void
+RoceNetDevice::CheckWatchdog() const
+{
+    NS_ABORT_MSG_IF(!m_watchdogDetection.IsStrictlyPositive(),
+                    "RoceNetDevice: PfcWatchdogDetectionTime " << m_watchdogDetection.As(Time::MS)
+                                                               << " must be > 0");
+    NS_ABORT_MSG_IF(!m_watchdogRestoration.IsStrictlyPositive(),
+                    "RoceNetDevice: PfcWatchdogRestorationTime "
+                        << m_watchdogRestoration.As(Time::MS) << " must be > 0");
 }
 
 void

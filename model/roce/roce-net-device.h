@@ -210,6 +210,8 @@ class RoceNetDevice : public NetDevice
     void ReceivePfc(Ptr<Packet> body);
     /// A pause of a priority has expired.
     void PauseExpired(uint8_t priority);
+    /// Stop with a message naming a watchdog time that is not positive.
+    void CheckWatchdog() const;
     /// The watchdog's detection time since a priority's pause began has passed.
     void WatchdogCheck(uint8_t priority);
     /// A storm may have cleared (no pause for the restoration time).
@@ -245,6 +247,7 @@ class RoceNetDevice : public NetDevice
     uint16_t m_mtu{4200};                               //!< IPv4 MTU
     uint64_t m_maxQueueBytes{0};                        //!< per-priority queue limit
     Ptr<ErrorModel> m_receiveErrorModel;                //!< receive loss
+    bool m_watchdog{false};                             //!< PfcWatchdog
     Time m_watchdogDetection;                           //!< PfcWatchdogDetectionTime
     Time m_watchdogRestoration;                         //!< PfcWatchdogRestorationTime
     std::array<PriorityQueue, NUM_PRIORITIES> m_queues; //!< the eight queues
