@@ -205,4 +205,10 @@ function(ai_fabric_add_out_of_tree_tests)
   add_test(NAME ai-fabric-wscript-lists
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-wscript-lists.py
                    ${CMAKE_SOURCE_DIR})
+
+  # Doxygen runs over the module without a warning (doxygen is installed by
+  # scripts/ai-fabric; the test fails if it is missing).
+  add_test(NAME ai-fabric-doxygen
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-doxygen.py
+                   ${CMAKE_SOURCE_DIR})
 endfunction()
