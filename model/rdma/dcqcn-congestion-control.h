@@ -44,6 +44,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     uint64_t GetCuts() const;
 
   protected:
+    /// Remove the timer event and release the rate controller.
     void DoDispose() override;
     void DoInstall(Time now) override;
 

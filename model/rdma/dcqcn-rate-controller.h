@@ -82,7 +82,7 @@ class DcqcnRateController
   private:
     /// One rate-increase event (fast recovery, additive or hyper).
     void Increase();
-    /// Apply the alpha decay for whole periods elapsed up to now.
+    /// Apply the alpha decay for whole periods elapsed up to now. \param now current time
     void DecayAlpha(Time now);
 
     DcqcnConfig m_config;      //!< constants

@@ -78,6 +78,7 @@ class RdmaCongestionControl : public Object
     virtual void OnTimeout(Time now);
 
   protected:
+    /// Drop the rate-change callback.
     void DoDispose() override;
 
     /**

@@ -254,7 +254,12 @@ class RdmaQueuePair
     std::vector<bool> m_heldLast; //!< per slot: the held packet ends its message
     /// \param m a message being sent \param psn one of its PSNs \return its segment
     Segment BuildSegment(const SendMessage& m, uint64_t psn) const;
-    /// Deliver one in-order packet. \param payload \param last \param completed
+    /**
+     * Deliver one in-order packet to the oldest posted receive.
+     * \param payload its payload bytes
+     * \param last it ends its message
+     * \param completed the message and its callback are appended to it when it ends
+     */
     void Deliver(uint32_t payload,
                  bool last,
                  std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed);

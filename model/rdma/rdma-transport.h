@@ -186,15 +186,33 @@ class RdmaTransport : public Object
     static constexpr uint32_t HEADER_BYTES = 20 + 8 + 12 + 4;
 
   protected:
+    /// Remove the events, dispose of the queue pairs, detach from the device and the peer table.
     void DoDispose() override;
+    /// Check the attributes (Validate) before anything runs.
     void DoInitialize() override;
 
   private:
-    /// \return the QP of a connection to dstRank, creating both ends on first use
+    /**
+     * \param dstRank remote rank
+     * \param connection connection number (see PostMessage)
+     * \param entropy the queue pair's index in the connection
+     * \return the QP of a connection to dstRank, creating both ends on first use
+     */
     uint32_t GetOrCreateQp(uint32_t dstRank, uint32_t connection, uint32_t entropy = 0);
-    /// Create the local end of a QP of a connection to a remote rank. \return its number
+    /**
+     * Create the local end of a QP of a connection to a remote rank.
+     * \param remoteRank remote rank
+     * \param connection connection number
+     * \param entropy the queue pair's index in the connection
+     * \return its number
+     */
     uint32_t CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entropy);
-    /// \return the key of a (remote rank, connection) pair in m_qpByPeer
+    /**
+     * \param remoteRank remote rank (below 2^24)
+     * \param connection connection number (below 2^24)
+     * \param entropy the queue pair's index in the connection (below 2^8)
+     * \return the key of a (remote rank, connection, entropy) triple in m_qpByPeer
+     */
     static uint64_t PeerKey(uint32_t remoteRank, uint32_t connection, uint32_t entropy = 0);
 
     /// A message spread over several queue pairs, until its last part completes.
@@ -241,28 +259,57 @@ class RdmaTransport : public Object
                              uint64_t key,
                              RdmaCompletion& info,
                              RdmaCompletionCallback& cb);
-    /// Device pull source for the data priority.
+    /**
+     * Device pull source for the data priority: the next paced segment of the
+     * round-robin ring.
+     * \param priority the priority the device pulls for
+     * \return the frame, or null if it is not the data priority or no QP may send now
+     */
     Ptr<Packet> PullData(uint8_t priority);
-    /// Put a QP in the round-robin ring if it can send; wake the device.
+    /// Put a QP in the round-robin ring if it can send; wake the device. \param qp the QP
     void Activate(RdmaQueuePair& qp);
-    /// Wake the device at the earliest pacing time.
+    /// Wake the device at the earliest pacing time. \param at that time
     void ScheduleWake(Time at);
     /// Pacing wake-up.
     void Wake();
-    /// Build the frame of one data segment; AckReq is set on the last packet of a
-    /// message and wherever ackRequest is true.
+    /**
+     * Build the frame of one data segment; AckReq is set on the last packet of a
+     * message and wherever ackRequest is true.
+     * \param qp the sending QP
+     * \param s the segment
+     * \param ackRequest ask for an ACK of this packet
+     * \return the frame: IPv4, UDP, BTH, RETH on a first packet, payload, ICRC
+     */
     Ptr<Packet> BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s, bool ackRequest);
     /// \param s a segment \return bytes its frame takes on the wire
     static uint64_t GetWireBytes(const RdmaQueuePair::Segment& s);
-    /// Add IPv4 + UDP headers and the ICRC trailer, then send on the control priority.
+    /**
+     * Add IPv4 + UDP headers (control DSCP, not ECN-capable), then send on the control
+     * priority.
+     * \param packet BTH onwards, with its ICRC trailer
+     * \param qp the QP it belongs to
+     */
     void SendControl(Ptr<Packet> packet, const RdmaQueuePair& qp);
-    /// Add IPv4 and UDP headers.
+    /**
+     * Add IPv4 and UDP headers.
+     * \param packet BTH onwards
+     * \param qp the QP (addresses and UDP source port)
+     * \param dscp the IPv4 DSCP
+     * \param ecn the IPv4 ECN field
+     */
     void AddIpUdp(Ptr<Packet> packet, const RdmaQueuePair& qp, uint8_t dscp, uint8_t ecn);
-    /// Send an ACK (nak = false) or a NAK.
+    /// Send an ACK or a NAK. \param qp the receiving QP \param nak a NAK, not an ACK
     void SendAck(RdmaQueuePair& qp, bool nak);
-    /// Send a CNP to the QP's sender.
+    /// Send a CNP to the QP's sender. \param qp the receiving QP
     void SendCnp(RdmaQueuePair& qp);
-    /// NIC receive callback.
+    /**
+     * NIC receive callback.
+     * \param device the NIC
+     * \param packet the frame, from its IPv4 header
+     * \param protocol the EtherType (not IPv4 is dropped as malformed)
+     * \param from the sender's address (unused)
+     * \return true: the packet is consumed, processed or dropped
+     */
     bool Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> packet,
                  uint16_t protocol,
@@ -274,20 +321,24 @@ class RdmaTransport : public Object
      * \return true (the packet is consumed)
      */
     bool DropMalformed(Ptr<const Packet> packet, const char* reason);
-    /// Arm (lazily) the retransmission timer.
+    /// Arm (lazily) the retransmission timer. \param qp the QP
     void ArmTimer(RdmaQueuePair& qp);
-    /// Retransmission timer event.
+    /// Retransmission timer event. \param qpn the QP's number
     void RetransmitTimeout(uint32_t qpn);
     /// \param qp a queue pair \return its window in packets (0: none): the smaller of
     ///         MaxBytesInFlight's and its congestion control's
     uint32_t GetWindowPackets(const RdmaQueuePair& qp) const;
-    /// A queue pair's congestion control changed its rate. \param qpn \param rate
+    /**
+     * A queue pair's congestion control changed its rate.
+     * \param qpn the QP's number
+     * \param rate its new rate (bit/s)
+     */
     void OnRateChange(uint32_t qpn, double rate);
     /// \return a new congestion control of the CongestionControl TypeId and attributes
     Ptr<RdmaCongestionControl> CreateCongestionControl() const;
     /// \return a new loss recovery of the LossRecovery factory (stops if it is not one)
     Ptr<RdmaLossRecovery> CreateLossRecovery() const;
-    /// Finish the sender side of completed messages.
+    /// Finish the sender side of completed messages. \param done the messages and callbacks
     void CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
     /// Check attribute values; stop with a clear message if impossible.
     void Validate() const;

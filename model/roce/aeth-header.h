@@ -34,10 +34,19 @@ class AethHeader : public Header
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /// \return the TypeId
     TypeId GetInstanceTypeId() const override;
+    /// \return SIZE, 4 bytes
     uint32_t GetSerializedSize() const override;
+    /// Write the syndrome and the 24-bit MSN, in network order.
+    /// \param start where the header is written
     void Serialize(Buffer::Iterator start) const override;
+    /// Read the syndrome and the 24-bit MSN.
+    /// \param start where the header is read
+    /// \return the bytes read, SIZE
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /// Print ACK, NAK or AETH, the syndrome and the MSN.
+    /// \param os the stream printed to
     void Print(std::ostream& os) const override;
 
     /// \param syndrome the AETH syndrome

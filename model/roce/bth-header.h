@@ -39,10 +39,19 @@ class BthHeader : public Header
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /// \return the TypeId
     TypeId GetInstanceTypeId() const override;
+    /// \return SIZE, 12 bytes
     uint32_t GetSerializedSize() const override;
+    /// Write the 12 bytes in network order (MigReq set, PadCnt and TVer 0).
+    /// \param start where the header is written
     void Serialize(Buffer::Iterator start) const override;
+    /// Read the opcode, SE, P_Key, FECN/BECN, destination QP, AckReq and PSN.
+    /// \param start where the header is read
+    /// \return the bytes read, SIZE
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /// Print the opcode, destination QP, PSN and the A, BECN and FECN flags that are set.
+    /// \param os the stream printed to
     void Print(std::ostream& os) const override;
 
     /// \param opcode the BTH opcode

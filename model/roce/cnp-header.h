@@ -24,10 +24,19 @@ class CnpHeader : public Header
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /// \return the TypeId
     TypeId GetInstanceTypeId() const override;
+    /// \return SIZE, 16 bytes
     uint32_t GetSerializedSize() const override;
+    /// Write SIZE zero bytes (the reserved CNP payload).
+    /// \param start where the header is written
     void Serialize(Buffer::Iterator start) const override;
+    /// Skip the SIZE reserved bytes.
+    /// \param start where the header is read
+    /// \return the bytes read, SIZE
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /// Print "CNP".
+    /// \param os the stream printed to
     void Print(std::ostream& os) const override;
 
     /// Serialized size in bytes.

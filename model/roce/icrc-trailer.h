@@ -25,10 +25,19 @@ class IcrcTrailer : public Trailer
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /// \return the TypeId
     TypeId GetInstanceTypeId() const override;
+    /// \return SIZE, 4 bytes
     uint32_t GetSerializedSize() const override;
+    /// Write the ICRC in the last 4 bytes, in network order.
+    /// \param end the end of the packet (a trailer is written before it)
     void Serialize(Buffer::Iterator end) const override;
+    /// Read the ICRC from the last 4 bytes.
+    /// \param end the end of the packet (a trailer is read before it)
+    /// \return the bytes read, SIZE
     uint32_t Deserialize(Buffer::Iterator end) override;
+    /// Print the ICRC value.
+    /// \param os the stream printed to
     void Print(std::ostream& os) const override;
 
     /// \param icrc the value carried

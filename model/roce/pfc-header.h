@@ -29,10 +29,19 @@ class PfcHeader : public Header
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /// \return the TypeId
     TypeId GetInstanceTypeId() const override;
+    /// \return SIZE, 46 bytes (the 60-byte minimum frame with the Ethernet header)
     uint32_t GetSerializedSize() const override;
+    /// Write the opcode, the priority-enable vector and the eight times, padded to SIZE.
+    /// \param start where the header is written
     void Serialize(Buffer::Iterator start) const override;
+    /// Read the opcode, the priority-enable vector and the eight times, skipping the padding.
+    /// \param start where the header is read
+    /// \return the bytes read, SIZE
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /// Print the priority-enable vector and the time of each enabled priority.
+    /// \param os the stream printed to
     void Print(std::ostream& os) const override;
 
     /**

@@ -25,10 +25,19 @@ class RethHeader : public Header
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /// \return the TypeId
     TypeId GetInstanceTypeId() const override;
+    /// \return SIZE, 16 bytes
     uint32_t GetSerializedSize() const override;
+    /// Write the virtual address, R_Key and DMA length in network order.
+    /// \param start where the header is written
     void Serialize(Buffer::Iterator start) const override;
+    /// Read the virtual address, R_Key and DMA length.
+    /// \param start where the header is read
+    /// \return the bytes read, SIZE
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /// Print the virtual address, R_Key and DMA length.
+    /// \param os the stream printed to
     void Print(std::ostream& os) const override;
 
     /// \param va remote virtual address

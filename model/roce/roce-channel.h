@@ -67,7 +67,9 @@ class RoceChannel : public Channel
     /// \param device one end \return the other end (or null)
     Ptr<RoceNetDevice> GetPeer(Ptr<const RoceNetDevice> device) const;
 
+    /// \return the devices attached, 0 to 2
     std::size_t GetNDevices() const override;
+    /// \param i 0 or 1, below GetNDevices() (more is an error) \return that end
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
     /// \return the propagation delay
@@ -76,10 +78,16 @@ class RoceChannel : public Channel
     void SetDelay(Time delay);
 
   protected:
+    /// Release the two ends.
     void DoDispose() override;
 
   private:
-    /// Hand a frame to its receiver unless the wire went down since it was sent.
+    /**
+     * Hand a frame to its receiver unless the wire went down since it was sent.
+     * \param dst the receiving end
+     * \param frame the frame
+     * \param generation m_generation when it was sent (a change means it is lost)
+     */
     void Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generation);
 
     Time m_delay;                //!< propagation delay
