@@ -197,6 +197,8 @@ class EthernetSwitch : public Object
     int64_t AssignStreams(int64_t stream);
 
   protected:
+    /// Cancel the port events, release the devices, queues, MMU and random streams, and drop the
+    /// advertisement listeners.
     void DoDispose() override;
 
   private:
@@ -249,35 +251,60 @@ class EthernetSwitch : public Object
 
     /// \param port index \return the port (stops if there is none)
     const Port& CheckedPort(uint32_t port) const;
-    /// A port's link changed state: notice it after LinkDetectionDelay.
+    /// A port's link changed state: notice it after LinkDetectionDelay. \param port index
     void LinkChanged(uint32_t port);
-    /// Act on a port's link state: route over it or not.
+    /// Act on a port's link state: route over it or not. \param port index
     void NoticeLink(uint32_t port);
-    /// Drop, release and count every packet queued for a port.
+    /// Drop, release and count every packet queued for a port. \param port index
     void FlushPort(uint32_t port);
     /// Tell the routing protocol (the RouteAdvertise trace) a port's state.
+    /// \param port index
     void Advertise(uint32_t port);
-    /// Recompute a route's usable ports.
+    /// Recompute a route's usable ports. \param route the route
     void UpdateActive(Route& route);
 
-    /// Receive callback of every port.
+    /**
+     * Receive callback of every port: route, admit to the MMU and queue, or drop.
+     * \param device the ingress port's device
+     * \param packet the IPv4 packet
+     * \param protocol the EtherType (unused)
+     * \param from the sender's address (unused)
+     * \return true: the packet is consumed, queued or dropped
+     */
     bool Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> packet,
                  uint16_t protocol,
                  const Address& from);
-    /// Pull callback of every port: the next packet of a priority, or null.
+    /**
+     * Pull callback of every port.
+     * \param port index \param priority 0..7
+     * \return the next packet of that queue (ECN-marked as it leaves), or null
+     */
     Ptr<Packet> Dequeue(uint32_t port, uint8_t priority);
-    /// Drop with counting and trace.
+    /**
+     * Drop with counting and trace.
+     * \param packet the packet \param inPort its ingress port
+     * \param reason why \param bytes its frame bytes
+     */
     void Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason, uint32_t bytes);
     /// Send or repeat a pause when an ingress is over its threshold.
+    /// \param port the ingress port \param priority 0..7
     void CheckPause(uint32_t port, uint8_t priority);
     /// Send a pause on a port and schedule its repeat at half its duration.
+    /// \param port the ingress port \param priority 0..7
     void SendPause(uint32_t port, uint8_t priority);
     /// Repeat a pause while the ingress stays over its threshold.
+    /// \param port the ingress port \param priority 0..7
     void RefreshPause(uint32_t port, uint8_t priority);
     /// Send a resume when an ingress drains below its resume threshold.
+    /// \param port the ingress port \param priority 0..7
     void CheckResume(uint32_t port, uint8_t priority);
-    /// Mark an ECN-capable packet CE with the RED-like probability; true if marked.
+    /**
+     * Mark an ECN-capable packet CE with the RED-like probability.
+     * \param entry the packet leaving \param port its egress port (Kmin, Kmax)
+     * \param queueBytes the egress queue's bytes as it leaves
+     * \return true if marked
+     */
     bool MaybeMarkEcn(Entry& entry, const Port& port, uint64_t queueBytes);
     /// \param head the first PARSED_BYTES of an IPv4 packet
     /// \return the 5-tuple hash with this switch's seed

@@ -126,6 +126,7 @@ class SharedBufferMmu : public Object
     /// \return the free shared bytes
     uint64_t GetSharedFree() const;
     /// Stop if a port or priority argument is out of range.
+    /// \param port a port \param priority a priority \param what the caller, for the message
     void Check(uint32_t port, uint8_t priority, const char* what) const;
 
     uint64_t m_bufferSize{0};      //!< total buffer

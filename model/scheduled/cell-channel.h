@@ -51,7 +51,9 @@ class CellChannel : public Channel
     /// \return the current epoch (incremented at each failure)
     uint32_t GetEpoch() const;
 
+    /// \return the devices attached, 0 to 2
     std::size_t GetNDevices() const override;
+    /// \param i 0 or 1 \return that end, or null if not attached
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:

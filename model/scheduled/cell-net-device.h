@@ -122,43 +122,84 @@ class CellNetDevice : public NetDevice
     uint64_t GetBacklogHighWater() const;
 
     // NetDevice
+    /// \param index the interface index
     void SetIfIndex(const uint32_t index) override;
+    /// \return the interface index
     uint32_t GetIfIndex() const override;
+    /// \return the attached CellChannel
     Ptr<Channel> GetChannel() const override;
+    /// \param address the nominal MAC address (a Mac48Address)
     void SetAddress(Address address) override;
+    /// \return the nominal MAC address
     Address GetAddress() const override;
+    /// \param mtu the nominal MTU (cells do not depend on it) \return true
     bool SetMtu(const uint16_t mtu) override;
+    /// \return the nominal MTU
     uint16_t GetMtu() const override;
+    /// \return true if attached to a channel that is up
     bool IsLinkUp() const override;
+    /// \param callback called by NotifyLinkChange
     void AddLinkChangeCallback(Callback<void> callback) override;
+    /// \return false: a point-to-point link of cells
     bool IsBroadcast() const override;
+    /// \return the Ethernet broadcast address (never used)
     Address GetBroadcast() const override;
+    /// \return false
     bool IsMulticast() const override;
+    /// \param multicastGroup ignored \return the Ethernet broadcast address (never used)
     Address GetMulticast(Ipv4Address multicastGroup) const override;
+    /// \param addr ignored \return the Ethernet broadcast address (never used)
     Address GetMulticast(Ipv6Address addr) const override;
+    /// \return false
     bool IsBridge() const override;
+    /// \return true
     bool IsPointToPoint() const override;
+    /**
+     * Refuse a packet: the link carries cells only (see SendCell).
+     * \param packet ignored
+     * \param dest ignored
+     * \param protocolNumber ignored
+     * \return false
+     */
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    /**
+     * Refuse a packet: the link carries cells only (see SendCell).
+     * \param packet ignored
+     * \param source ignored
+     * \param dest ignored
+     * \param protocolNumber ignored
+     * \return false
+     */
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
+    /// \return the owning node
     Ptr<Node> GetNode() const override;
+    /// \param node the owning node
     void SetNode(Ptr<Node> node) override;
+    /// \return false
     bool NeedsArp() const override;
+    /// \param cb ignored: cells go to the CellReceiveCallback
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    /// \param cb ignored: cells go to the CellReceiveCallback
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    /// \return false
     bool SupportsSendFrom() const override;
 
   protected:
+    /// Release the node, channel and peer, lose the cells in flight, drop the callbacks.
     void DoDispose() override;
 
   private:
     /// Schedule the arrival of the head of the in-flight list.
     void ScheduleHead();
-    /// The head cell reaches the peer (if the link has not failed since).
+    /**
+     * The head cell reaches the peer (if the link has not failed since).
+     * \param generation m_generation when the event was scheduled
+     */
     void DeliverHead(uint32_t generation);
-    /// A cell arrived from the peer.
+    /// A cell arrived from the peer. \param cell the cell
     void Receive(const FabricCell& cell);
 
     Ptr<Node> m_node;            //!< owner

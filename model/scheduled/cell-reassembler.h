@@ -173,16 +173,21 @@ class CellReassembler
         int64_t blockedSince{0}; //!< evidence time for a head of which nothing arrived
     };
 
-    /// Move a context's head to the next sequence number.
+    /// Move a context's head to the next sequence number. \param ctx the context
     void Advance(Context& ctx) const;
-    /// Grow a context's ring so that it holds id next + ahead.
+    /// Grow a context's ring (doubling, at most the window) so that it holds id next + ahead.
+    /// \param ctx the context \param ahead packets past its head
     void Grow(Context& ctx, uint32_t ahead);
     /// \param ctx a context whose head has not arrived \param now current time
     /// \return when a later held packet first arrived (now if none is held)
     int64_t Evidence(const Context& ctx, int64_t now) const;
-    /// Release complete packets at the head of a context.
+    /**
+     * Release complete packets at the head of a context.
+     * \param source source index \param ctx its context \param now current time
+     * \param delivered the packets released are appended here
+     */
     void Drain(uint32_t source, Context& ctx, int64_t now, std::vector<Output>& delivered);
-    /// Count a discarded cell.
+    /// Count a discarded cell. \param reason why \param cell the cell
     void Discarded(Discard reason, const FabricCell& cell);
 
     std::vector<Context> m_contexts;          //!< per source

@@ -141,20 +141,23 @@ class CellSpineSwitch : public Object
     uint64_t GetFlowControlStops() const;
 
   protected:
+    /// Cancel the recompute and drain-check events, release the ports and callbacks.
     void DoDispose() override;
 
   private:
-    /// A cell arrived on a port.
+    /// A cell arrived on a port. \param port the port \param cell the cell
     void Receive(uint32_t port, const FabricCell& cell);
     /// A link changed state: recompute after the detection delay.
     void LinkChanged();
     /// Recompute healthy links.
     void Recompute();
-    /// A port towards a stopped leaf may have drained: look.
+    /// A port towards a stopped leaf may have drained: look. \param leaf the leaf
     void CheckDrained(uint32_t leaf);
     /// Tell every leaf to stop or go sending data cells for a leaf.
+    /// \param leaf the destination leaf \param stop stop, or go on
     void Indicate(uint32_t leaf, bool stop);
     /// The indication reaches the leaves.
+    /// \param leaf the destination leaf \param stop stop, or go on
     void DeliverIndication(uint32_t leaf, bool stop);
 
     uint32_t m_index{0};                                     //!< spine index

@@ -141,6 +141,7 @@ class CellTransmitter
     /// \param dstLeaf a leaf \return true if a usable link towards it has room for a cell
     bool HasRoom(uint32_t dstLeaf) const;
     /// Put a leaf on the waiting list and make sure the wake-up is due in time.
+    /// \param dstLeaf the leaf
     void Wait(uint32_t dstLeaf);
     /// \param dstLeaf a waiting leaf \return when a link towards it has drained enough
     Time WakeDelay(uint32_t dstLeaf) const;

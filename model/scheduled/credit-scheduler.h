@@ -152,6 +152,7 @@ class CreditScheduler : public Object
     uint64_t GetWrittenOffBytes() const;
 
   protected:
+    /// Cancel the tick and window-check events, drop the callbacks.
     void DoDispose() override;
 
   private:
@@ -171,7 +172,7 @@ class CreditScheduler : public Object
     void Age();
     /// Stop granting until bytes arrive (or age).
     void StallWindow();
-    /// Count granted bytes in the current age bucket.
+    /// Count granted bytes in the current age bucket. \param bytes the bytes granted
     void RecordGrant(uint64_t bytes);
     /// The window was full: look again now that grants have aged.
     void CheckWindow();

@@ -61,9 +61,9 @@ class EgressReassembly
   private:
     /// Hand released and given-up packets to the owner.
     void Flush();
-    /// Arm the timer of a source if it has a head waiting.
+    /// Arm the timer of a source if it has a head waiting. \param source source leaf
     void ArmTimer(uint32_t source);
-    /// The timer of a source fired.
+    /// The timer of a source fired. \param source source leaf
     void Timer(uint32_t source);
 
     CellReassembler m_reassembler;               //!< the reorder buffers

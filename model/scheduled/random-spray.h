@@ -35,6 +35,7 @@ class RandomSpray : public SprayPolicy
     int64_t AssignStreams(int64_t stream) override;
 
   protected:
+    /// Release the random stream.
     void DoDispose() override;
 
   private:

@@ -207,15 +207,24 @@ class ScheduledLeafSwitch : public Object
     int64_t AssignStreams(int64_t stream);
 
   protected:
+    /// Cancel the egress, requester, transmitter and reachability events; release the
+    /// devices, schedulers, VOQ and spray policy.
     void DoDispose() override;
 
   private:
-    /// A packet from a host port.
+    /**
+     * A packet from a host port: into its VOQ, or dropped (unroutable, VOQ full).
+     * \param device the host port's device
+     * \param packet the packet
+     * \param protocol its EtherType (only IPv4 is routed)
+     * \param from the sender's address
+     * \return true: the packet is consumed
+     */
     bool ReceiveFromHost(Ptr<NetDevice> device,
                          Ptr<const Packet> packet,
                          uint16_t protocol,
                          const Address& from);
-    /// A cell from a fabric port.
+    /// A cell from a fabric port. \param port the fabric port \param cell the cell
     void ReceiveCell(uint32_t port, const FabricCell& cell);
     /**
      * Send a credit request towards a VOQ's egress scheduler.
@@ -223,37 +232,52 @@ class ScheduledLeafSwitch : public Object
      * \param refresh a watchdog re-request
      */
     void SendRequest(uint32_t voq, uint64_t cumulative, bool refresh);
-    /// A grant for a VOQ.
+    /// A grant for a VOQ. \param voq the VOQ \param cumulative bytes granted in all
     void HandleGrant(uint32_t voq, uint64_t cumulative);
     /// Dequeue everything that has credit and send it.
     void Drain();
-    /// Put a control cell on a fabric link towards its leaf.
+    /// Put a control cell on a fabric link towards its leaf. \param cell the cell
     void SendToFabric(const FabricCell& cell);
     /// \param dstLeaf a leaf \return true if packets for it may leave the VOQs now
     bool CanSendTo(uint32_t dstLeaf);
-    /// The fabric ports have room for a leaf again (Drain follows).
+    /// The fabric ports have room for a leaf again (Drain follows). \param dstLeaf the leaf
     void LeafReady(uint32_t dstLeaf);
     /// Give the transmitter the links towards a leaf (reach and flow control).
+    /// \param dstLeaf the leaf
     void UpdateLinks(uint32_t dstLeaf);
-    /// A spine's flow control: stop or go on sending data cells for a leaf there.
+    /**
+     * A spine's flow control: stop or go on sending data cells for a leaf there.
+     * \param spine the spine \param dstLeaf the leaf \param stop stop, or go on
+     */
     void FlowControl(uint32_t spine, uint32_t dstLeaf, bool stop);
-    /// Send a packet on a host port.
+    /// Send a packet on a host port. \param port the host port \param packet the packet
     void ForwardToHost(uint32_t port, Ptr<Packet> packet);
-    /// Scheduler of a local port granted credit to a source.
+    /**
+     * Scheduler of a local port granted credit to a source: handled here for this
+     * leaf, else sent in a grant cell once GrantBatch bytes (or the whole demand)
+     * are unsent.
+     * \param port the local host port \param source the source leaf
+     * \param tc the traffic class \param cumulative bytes granted in all
+     */
     void SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint64_t cumulative);
     /// Build the egress reassembly with a reorder window.
+    /// \param window reorder window per source leaf, packets
     void CreateEgress(uint32_t window);
-    /// A packet was reassembled: forward it to its host port.
+    /// A packet was reassembled: forward it to its host port. \param out the packet
     void Reassembled(const CellReassembler::Output& out);
-    /// A packet was given up at reassembly.
+    /// A packet was given up at reassembly. \param lost the packet
     void ReassemblyTimedOut(const CellReassembler::Output& lost);
-    /// A data cell was discarded at reassembly.
+    /// A data cell was discarded at reassembly. \param cell the cell \param reason why
     void CellDiscarded(const FabricCell& cell, CellReassembler::Discard reason);
     /// A fabric link changed state.
     void LinkChanged();
-    /// Egress queue bytes of a host port.
+    /// Egress queue bytes of a host port. \param port the host port \return the bytes
     uint64_t HostQueueBytes(uint32_t port) const;
-    /// PFC request from the VOQ buffer.
+    /**
+     * PFC request from the VOQ buffer: pause or resume a class's priorities on a
+     * host port (the last class also every priority above it).
+     * \param port the host port \param tc the traffic class \param pause pause, or resume
+     */
     void Pfc(uint32_t port, uint8_t tc, bool pause);
 
     // Attributes

@@ -77,6 +77,7 @@ class SprayPolicy : public Object
     virtual int64_t AssignStreams(int64_t stream);
 
   protected:
+    /// Release the port view.
     void DoDispose() override;
 
     /**

@@ -106,9 +106,9 @@ class VoqCreditRequester
 
     /// \param voq a VOQ \return its state, allocated on first use
     State& StateOf(uint32_t voq);
-    /// A coalesced request is due.
+    /// A coalesced request is due. \param voq the VOQ
     void Deferred(uint32_t voq);
-    /// Send a request now with everything the VOQ has enqueued.
+    /// Send a request now with everything the VOQ has enqueued. \param s the VOQ's state
     void Send(State& s);
     /// Re-request credit for VOQs that have waited too long.
     void Watchdog();

@@ -62,21 +62,25 @@ class VoqStore : public Queue<QueueDiscItem>
         return DoDequeue(pos);
     }
 
+    /// \param item packet, appended \return false if the store refused it
     bool Enqueue(Ptr<QueueDiscItem> item) override
     {
         return DoEnqueue(GetContainer().end(), item);
     }
 
+    /// \return the oldest packet, removed and counted as dequeued (null if empty)
     Ptr<QueueDiscItem> Dequeue() override
     {
         return DoDequeue(GetContainer().begin());
     }
 
+    /// \return the oldest packet, removed and counted as dropped (null if empty)
     Ptr<QueueDiscItem> Remove() override
     {
         return DoRemove(GetContainer().begin());
     }
 
+    /// \return the oldest packet, left in place (null if empty)
     Ptr<const QueueDiscItem> Peek() const override
     {
         return DoPeek(GetContainer().begin());

@@ -154,12 +154,24 @@ class VoqQueueDisc : public QueueDisc
     static constexpr const char* BUFFER_FULL_DROP = "Ingress buffer full";
 
   protected:
+    /// Drop the PFC and group-ready callbacks, release the store.
     void DoDispose() override;
 
   private:
+    /**
+     * Put a packet in its VOQ (the one a VoqQueueDiscItem names, else the classified
+     * one), or drop it if the shared buffer (or, tail-dropping, the VOQ) is full.
+     * \param item the packet
+     * \return true if it is queued
+     */
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;
+    /// \return the head of the next eligible VOQ with credit, classes in strict
+    ///         priority and VOQs of a class in turn; null if none
     Ptr<QueueDiscItem> DoDequeue() override;
+    /// Create the internal store if none, check the PFC and buffer settings.
+    /// \return false if the disc has classes or a foreign internal queue
     bool CheckConfig() override;
+    /// Lay the VOQs out from the attributes unless SetLayout did.
     void InitializeParams() override;
 
     /// Per-VOQ state.
