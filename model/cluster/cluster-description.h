@@ -132,7 +132,7 @@ struct ClusterDescription
     uint32_t GetLocalGpu(uint32_t rank) const;
 
     /**
-     * Add every field to a command line as --<prefix><name>, so an example exposes
+     * Add every field to a command line as --\<prefix\>\<name\>, so an example exposes
      * the whole cluster with one call.
      * \param cmd the command line
      * \param prefix prepended to each option name

@@ -97,6 +97,7 @@ class CollectiveOperation : public Object
     const CollectiveResult& GetResult() const;
 
   protected:
+    /// Release the communicator and the done callback.
     void DoDispose() override;
 
     /// Begin moving data; m_comm, m_bytes and the attributes are set.

@@ -146,6 +146,7 @@ class Communicator : public Object
     uint32_t GetNInFlight() const;
 
   protected:
+    /// Forget the members and messages in flight, dispose of the server and rail sub-communicators.
     void DoDispose() override;
 
   private:

@@ -50,10 +50,12 @@ class DisseminationBarrier : public CollectiveOperation
 
   private:
     /// Rank `rank` enters round `round`: posts its message, leaves if already heard.
+    /// \param rank a rank \param round a round
     void Enter(uint32_t rank, uint32_t round);
-    /// Rank `rank` leaves its current round.
+    /// Rank `rank` leaves its current round. \param rank a rank
     void Leave(uint32_t rank);
     /// The message of round `round` has arrived at rank `rank`.
+    /// \param rank the receiving rank \param round the round
     void OnArrival(uint32_t rank, uint32_t round);
 
     uint32_t m_rounds{0};          //!< K

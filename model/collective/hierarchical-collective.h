@@ -48,12 +48,14 @@ class HierarchicalCollective : public CollectiveOperation
     virtual std::vector<Phase> PlanPhases(const Communicator::Hierarchy& h) const = 0;
 
     void DoStart() override;
+    /// Release the phases and the hierarchy.
     void DoDispose() override;
 
   private:
     /// Start phase m_phase on every group.
     void StartPhase();
     /// A group finished the current phase.
+    /// \param ranks the group's ranks \param result its operation's result
     void OnGroupDone(const std::vector<uint32_t>* ranks, const CollectiveResult& result);
 
     std::vector<Phase> m_phases;                         //!< the plan

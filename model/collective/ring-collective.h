@@ -54,13 +54,17 @@ class RingCollective : public CollectiveOperation
     virtual uint64_t GetChunkBytes(uint32_t chunk, uint32_t chunks) const;
 
   private:
+    /// \param chunk a ring chunk \param channel a channel \param piece a piece on it
     /// \return bytes of piece `piece` of chunk `chunk` on channel `channel`
     uint64_t GetPieceBytes(uint32_t chunk, uint32_t channel, uint64_t piece) const;
-    /// Post a piece on a hop.
+    /// Post a piece on a hop, from its sender to the next rank.
+    /// \param chunk ring chunk \param channel channel \param piece piece \param hop hop
     void Forward(uint32_t chunk, uint32_t channel, uint64_t piece, uint32_t hop);
     /// A piece arrived at the end of a hop.
+    /// \param chunk ring chunk \param channel channel \param piece piece \param hop hop
     void OnArrival(uint32_t chunk, uint32_t channel, uint64_t piece, uint32_t hop);
     /// The receiver of a hop is done with a piece (reduced if it had to).
+    /// \param chunk ring chunk \param channel channel \param piece piece \param hop hop
     void OnReady(uint32_t chunk, uint32_t channel, uint64_t piece, uint32_t hop);
 
     uint32_t m_chunks{0};      //!< ring chunks

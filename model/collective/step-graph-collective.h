@@ -58,6 +58,7 @@ class StepGraphCollective : public CollectiveOperation
     void AddTransfer(StepId from, StepId to, uint64_t bytes, uint32_t channel, bool reduced);
 
     void DoStart() override;
+    /// Release the steps, transfers and lanes.
     void DoDispose() override;
 
   private:
@@ -89,10 +90,12 @@ class StepGraphCollective : public CollectiveOperation
     };
 
     /// Run the lane's next step if it is ready (after its reduction, if any).
+    /// \param lane the lane
     void TryNext(uint32_t lane);
     /// Post the transfers of a ready step, then try the lane's next step.
+    /// \param step the step's index
     void RunStep(uint32_t step);
-    /// A transfer arrived.
+    /// A transfer arrived. \param transfer the transfer's index
     void OnArrival(uint32_t transfer);
     /// Finish if every lane has run and every transfer has arrived.
     void FinishIfDone();

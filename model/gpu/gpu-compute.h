@@ -46,6 +46,7 @@ class GpuCompute : public Object
     Time GetComputeTime(Time nominal) const;
 
   protected:
+    /// Nothing of its own to release.
     void DoDispose() override;
 
   private:

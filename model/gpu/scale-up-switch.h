@@ -88,6 +88,7 @@ class ScaleUpSwitch : public Object
     uint64_t GetTransfers() const;
 
   protected:
+    /// Cancel the pending transfers and drop their callbacks.
     void DoDispose() override;
 
   private:

@@ -75,6 +75,7 @@ class DataParallelApplication : public TrainingApplication
 
   protected:
     void AddResults(nlohmann::json& results) const override;
+    /// Cancel the bucket and compute events, release the time variables.
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;
@@ -83,7 +84,7 @@ class DataParallelApplication : public TrainingApplication
     /// Start bucket m_nextBucket's AllReduce if it is ready everywhere and the
     /// previous one is done.
     void TryNextBucket();
-    /// A bucket's AllReduce finished.
+    /// A bucket's AllReduce finished. \param result its result
     void OnBucketDone(const CollectiveResult& result);
     /// End the iteration if compute and communication are both done.
     void EndIfDone();

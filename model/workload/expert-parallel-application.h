@@ -109,6 +109,7 @@ class ExpertParallelApplication : public TrainingApplication
     Time GetWaitTime(uint32_t rank) const;
 
   protected:
+    /// Release the gating and the random stream.
     void DoDispose() override;
     /**
      * Add the imbalance, AlltoAllv and compute times (per iteration and their

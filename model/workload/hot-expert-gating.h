@@ -29,6 +29,8 @@ class HotExpertGating : public ExpertGating
     ~HotExpertGating() override;
 
     /// Stops with a message naming HotFraction if it is outside [0, 1].
+    /// \param experts E (>= 1) \return HotFraction for rank 0, the rest split evenly
+    ///         over the others (1 for a single expert)
     std::vector<double> GetWeights(uint32_t experts) const override;
 
   private:

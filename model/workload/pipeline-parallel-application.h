@@ -63,6 +63,7 @@ class PipelineParallelApplication : public TrainingApplication
 
   protected:
     void AddResults(nlohmann::json& results) const override;
+    /// Release the schedule and the stages.
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;
@@ -83,8 +84,9 @@ class PipelineParallelApplication : public TrainingApplication
     };
 
     /// Start the stage's next pass if it is free and its input is there.
+    /// \param stage the stage
     void TryRun(uint32_t stage);
-    /// The stage finished its current pass.
+    /// The stage finished its current pass. \param stage the stage
     void PassDone(uint32_t stage);
     /**
      * Activations (forward) or gradients of a microbatch arrived at a stage.

@@ -111,6 +111,7 @@ class TensorParallelApplication : public TrainingApplication
 
   protected:
     void AddResults(nlohmann::json& results) const override;
+    /// Cancel the compute event, release the jitter variable.
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;

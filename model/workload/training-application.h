@@ -75,6 +75,7 @@ class TrainingApplication : public Application
     nlohmann::json GetResults() const;
 
   protected:
+    /// Release the communicator and the algorithm factories.
     void DoDispose() override;
 
     /**
@@ -103,7 +104,9 @@ class TrainingApplication : public Application
     Ptr<Communicator> m_comm; //!< the group
 
   private:
+    /// Begin the first iteration (no communicator set is an error).
     void StartApplication() override;
+    /// Begin no further iteration; the current one completes.
     void StopApplication() override;
     /// Begin iteration GetIteration().
     void StartIteration();

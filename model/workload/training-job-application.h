@@ -146,6 +146,8 @@ class TrainingJobApplication : public TrainingApplication
     double GetIterationFlops() const;
 
   protected:
+    /// Release the model, layout, group communicators, schedule, gating, random stream, replicas
+    /// and rendezvous.
     void DoDispose() override;
     void DoSetup() override;
     void DoStartIteration() override;
@@ -248,7 +250,7 @@ class TrainingJobApplication : public TrainingApplication
     void ArriveAtMoe(uint32_t r);
     /// Every replica of an EP set is at its MoE block. \param set EP set
     void StartMoe(uint32_t set);
-    /// An AlltoAllv of an MoE step finished. \param set \param result
+    /// An AlltoAllv of an MoE step finished. \param set EP set \param result its result
     void MoeOperationDone(uint32_t set, const CollectiveResult& result);
     /// The experts of an MoE step computed. \param set EP set
     void MoeComputeDone(uint32_t set);

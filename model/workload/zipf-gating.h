@@ -26,6 +26,7 @@ class ZipfGating : public ExpertGating
     ~ZipfGating() override;
 
     /// Stops with a message naming Exponent if it is negative (or not a number).
+    /// \param experts E (>= 1) \return weight (rank + 1)^-Exponent of each popularity rank
     std::vector<double> GetWeights(uint32_t experts) const override;
 
   private:
