@@ -144,10 +144,25 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     NetDeviceContainer m_leafHostDevs; //!< leaf host ports
 
   private:
+    /**
+     * Write an Ethernet pcap file of a RoceNetDevice (a cell link has none).
+     * \param prefix the file name prefix
+     * \param nd the device
+     * \param promiscuous hook PromiscSniffer rather than Sniffer
+     * \param explicitFilename prefix is the whole file name
+     */
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
                             bool promiscuous,
                             bool explicitFilename) override;
+    /**
+     * Trace a RoceNetDevice's Enqueue (+) and Drop (d) frames as text; other
+     * devices go to EnableAsciiFabricDevice.
+     * \param stream the stream, or null to create a file from prefix
+     * \param prefix the file name prefix
+     * \param nd the device
+     * \param explicitFilename prefix is the whole file name
+     */
     void EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                              std::string prefix,
                              Ptr<NetDevice> nd,

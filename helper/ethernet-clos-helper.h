@@ -100,7 +100,7 @@ class EthernetClosHelper : public ClusterFabricHelper
     /// \return totals over the whole fabric
     Totals GetTotals() const;
 
-    /// Write every counter of every switch and switch port.
+    /// Write every counter of every switch and switch port. \param os the stream
     void WriteStats(std::ostream& os) const override;
 
     /**
@@ -115,7 +115,10 @@ class EthernetClosHelper : public ClusterFabricHelper
     void CreateSwitches() override;
     void AddHostPort(uint32_t host, Ptr<RoceNetDevice> port) override;
     void CreateFabricLinks() override;
-    /// \return the index of a leaf-spine link (stops if there is none)
+    /**
+     * \param leaf leaf index \param spine spine index \param link parallel link
+     * \return the index of a leaf-spine link in Topology::channels (stops if there is none)
+     */
     uint32_t GetLinkIndex(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
     /// What the leaves' routes are computed from; shared with scheduled route updates,
@@ -133,6 +136,7 @@ class EthernetClosHelper : public ClusterFabricHelper
     /// Route every leaf's traffic for every remote host over its uplinks to the
     /// spines that advertise a link to that host's leaf (all uplinks if none does);
     /// each leaf itself stops using an uplink whose link it has noticed down.
+    /// \param topology the leaves, spines and their links
     static void UpdateLeafRoutes(const std::shared_ptr<const Topology>& topology);
     /// \param factory switch factory \return a switch with its MMU
     Ptr<EthernetSwitch> CreateSwitch(const ObjectFactory& factory) const;

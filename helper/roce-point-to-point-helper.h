@@ -48,10 +48,24 @@ class RocePointToPointHelper : public PcapHelperForDevice, public AsciiTraceHelp
     NetDeviceContainer Install(const NodeContainer& nodes);
 
   private:
+    /**
+     * Write an Ethernet pcap file of a RoceNetDevice (other devices have none).
+     * \param prefix the file name prefix
+     * \param nd the device
+     * \param promiscuous hook PromiscSniffer rather than Sniffer
+     * \param explicitFilename prefix is the whole file name
+     */
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
                             bool promiscuous,
                             bool explicitFilename) override;
+    /**
+     * Trace a RoceNetDevice's MacTx, MacTxDrop and Rx with the default ascii sinks.
+     * \param stream the stream, or null to create a file from prefix
+     * \param prefix the file name prefix
+     * \param nd the device
+     * \param explicitFilename prefix is the whole file name
+     */
     void EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                              std::string prefix,
                              Ptr<NetDevice> nd,

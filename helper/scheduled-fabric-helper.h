@@ -177,6 +177,7 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     double GetIncastBound(uint32_t packetSize, uint32_t usableLinks = 0) const;
 
     /// Write every counter of every leaf, host port scheduler, spine and fabric link.
+    /// \param os the stream
     void WriteStats(std::ostream& os) const override;
 
     /**
