@@ -24,6 +24,7 @@ using namespace ns3;
 class CellRoundTripTestCase : public TestCase
 {
   public:
+    /// \param payload CellPayload, bytes \param variable a short last cell (else padded)
     CellRoundTripTestCase(uint32_t payload, bool variable)
         : TestCase("round trip 1..9000 B, CellPayload=" + std::to_string(payload) +
                    (variable ? ", variable last cell" : ", fixed cells")),
@@ -33,6 +34,7 @@ class CellRoundTripTestCase : public TestCase
     }
 
   private:
+    /// Segment every size, shuffle the cells of each batch, reassemble and compare bytes and order.
     void DoRun() override
     {
         const uint32_t maxSize = 9000;
@@ -117,7 +119,9 @@ class CellRoundTripTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(failures, 0, "byte-exact, in order, same packet, wire bytes");
     }
 
+    /// CellPayload, bytes
     uint32_t m_payload;
+    /// a short last cell (else padded)
     bool m_variable;
 };
 
@@ -131,6 +135,7 @@ class CellArithmeticTestCase : public TestCase
     }
 
   private:
+    /// Check cell counts, wire bytes and efficiency of variable and fixed last cells.
     void DoRun() override
     {
         CellSegmenter var(256, 16, true);
@@ -159,6 +164,8 @@ class ReassemblyTimeoutTestCase : public TestCase
     }
 
   private:
+    /// Lose a middle cell: the head packet expires at its deadline, the next is released, late
+    /// cells are discarded.
     void DoRun() override
     {
         CellSegmenter seg(100, 16, true);
@@ -220,6 +227,8 @@ class ReassemblyLossTestCase : public TestCase
     }
 
   private:
+    /// Lose packets 1 and 3 of one source and check each deadline, the releases and the discard
+    /// counters.
     void DoRun() override
     {
         const int64_t timeout = 100;
@@ -288,6 +297,7 @@ class ReassemblyWrapTestCase : public TestCase
     }
 
   private:
+    /// Feed 900 packets across the id wrap in reverse order; every one is released once, in order.
     void DoRun() override
     {
         const uint32_t window = 1000;

@@ -25,6 +25,7 @@ class ClusterDescriptionNumberingTestCase : public TestCase
     }
 
   private:
+    /// Check the leaf, port and address of every host and the look-up back.
     void DoRun() override
     {
         ClusterDescription cluster;
@@ -85,6 +86,7 @@ class ClusterDescriptionServersTestCase : public TestCase
     }
 
   private:
+    /// Check the rank <-> host bijection and where the placement puts each GPU.
     void DoRun() override
     {
         ClusterDescription c;
@@ -187,6 +189,7 @@ class ClusterDescriptionServersByHandTestCase : public TestCase
     }
 
   private:
+    /// Check the worked rail and server examples rank by rank.
     void DoRun() override
     {
         // 8 leaves x 4 hosts, 8 GPUs, rail: 4 servers, one rail group. Rank 9 is

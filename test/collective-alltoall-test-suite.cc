@@ -82,6 +82,7 @@ class AlltoAllBusBandwidthTestCase : public TestCase
     }
 
   private:
+    /// Run AlltoAll on the shape and check its bus bandwidth against the bound.
     void DoRun() override
     {
         ClusterDescription c = m_shape == "8x1" ? OneHostPerLeaf(m_n) : OneGpuServers();
@@ -143,6 +144,7 @@ class AlltoAllBytesTestCase : public TestCase
     }
 
   private:
+    /// Run AlltoAll of two sizes on 16 ranks and check the NIC and scale-up bytes of every rank.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(8, 2, 2);
@@ -208,6 +210,7 @@ class AlltoAllvMatrixTestCase : public TestCase
     }
 
   private:
+    /// Run AlltoAllv with a 5 x 5 matrix and check every rank's bytes sent and received.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(8, 2, 2);
@@ -311,6 +314,7 @@ class BoundedAlltoAllTestCase : public TestCase
     }
 
   private:
+    /// Compare the bounded AlltoAll's time with the SendRecv time it is built from.
     void DoRun() override
     {
         const uint32_t n = 8;
@@ -383,6 +387,7 @@ class BarrierTestCase : public TestCase
     }
 
   private:
+    /// Run the barrier on m_n ranks and check its time against the rounds times a SendRecv's alpha.
     void DoRun() override
     {
         const uint64_t flag = 8;
@@ -445,6 +450,7 @@ class ScaleUpBarrierTestCase : public TestCase
     }
 
   private:
+    /// Run the barrier inside one server and check K x (S/R + L).
     void DoRun() override
     {
         GpuCluster<ScheduledFabricHelper> f(SmallCluster(8, 1, 1)); // one 8-GPU server
@@ -481,6 +487,7 @@ class AlltoAllHelperTestCase : public TestCase
     }
 
   private:
+    /// Check the helper's default algorithms and choices for AlltoAll, AlltoAllv and Barrier.
     void DoRun() override
     {
         ClusterDescription c = OneHostPerLeaf(4);

@@ -50,6 +50,10 @@ template <typename FabricHelper>
 class RingAllReduceTimeTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
+    /// \param n ranks
+    /// \param bytes the AllReduce's bytes
+    /// \param channels Channels
     RingAllReduceTimeTestCase(const std::string& fabric,
                               uint32_t n,
                               uint64_t bytes,
@@ -64,6 +68,7 @@ class RingAllReduceTimeTestCase : public TestCase
     }
 
   private:
+    /// Run the ring AllReduce and check its time against 2(n-1)/n x S/B + alpha steps.
     void DoRun() override
     {
         ClusterDescription c = OneGpuServers();
@@ -144,6 +149,7 @@ class ScaleUpRingAllReduceTestCase : public TestCase
     }
 
   private:
+    /// Run the ring AllReduce in one server and check 2(n-1) steps of D/R + L.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(8, 1, 1); // one 8-GPU server, one NIC per leaf
@@ -208,6 +214,9 @@ template <typename FabricHelper>
 class HierarchicalCollectiveTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
+    /// \param placement the NIC placement
+    /// \param collective the collective
     HierarchicalCollectiveTestCase(const std::string& fabric,
                                    const std::string& placement,
                                    const std::string& collective)
@@ -219,6 +228,7 @@ class HierarchicalCollectiveTestCase : public TestCase
     }
 
   private:
+    /// Run the collective hierarchically and check its time and the bytes of every phase.
     void DoRun() override
     {
         const bool rail = m_placement == "rail";
@@ -297,6 +307,7 @@ class DoubleBinaryTreeShapeTestCase : public TestCase
     }
 
   private:
+    /// Check both trees for every n from 1 to 64, and n = 4 and 5 by hand.
     void DoRun() override
     {
         for (uint32_t n = 1; n <= 64; ++n)
@@ -372,6 +383,7 @@ class DoubleBinaryTreeBytesTestCase : public TestCase
     }
 
   private:
+    /// Run the double binary tree AllReduce on 5 ranks and check every rank's bytes.
     void DoRun() override
     {
         ClusterDescription c = OneGpuServers();
@@ -422,6 +434,7 @@ class DoubleBinaryTreeBytesTestCase : public TestCase
 class HalvingDoublingTestCase : public TestCase
 {
   public:
+    /// \param n ranks \param bytes the AllReduce's bytes
     HalvingDoublingTestCase(uint32_t n, uint64_t bytes)
         : TestCase("halving-doubling AllReduce on " + std::to_string(n) + " ranks of " +
                    std::to_string(bytes) + " B: cost model, exact bytes"),
@@ -431,6 +444,7 @@ class HalvingDoublingTestCase : public TestCase
     }
 
   private:
+    /// Run halving-doubling on m_n ranks and check its time against the formula.
     void DoRun() override
     {
         ClusterDescription c = OneGpuServers();
@@ -515,6 +529,9 @@ class HalvingDoublingTestCase : public TestCase
 class SameOnBothFabricsTestCase : public TestCase
 {
   public:
+    /// \param collective the collective
+    /// \param algorithm its algorithm's TypeId name
+    /// \param chunkSize the ChunkSize
     SameOnBothFabricsTestCase(const std::string& collective,
                               const std::string& algorithm,
                               uint64_t chunkSize = 1 << 20)
@@ -527,6 +544,7 @@ class SameOnBothFabricsTestCase : public TestCase
     }
 
   private:
+    /// \tparam FabricHelper the fabric \return the result of the collective on it
     template <typename FabricHelper>
     CollectiveResult RunOn()
     {
@@ -540,6 +558,7 @@ class SameOnBothFabricsTestCase : public TestCase
         return r;
     }
 
+    /// Run the collective on both fabrics and compare the times.
     void DoRun() override
     {
         CollectiveResult scheduled = RunOn<ScheduledFabricHelper>();
@@ -589,6 +608,8 @@ template <typename FabricHelper>
 class TwoCommunicatorsTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
+    /// \param shared both communicators on the same ranks
     TwoCommunicatorsTestCase(const std::string& fabric, bool shared)
         : TestCase(std::string("two communicators at once on ") + (shared ? "shared" : "disjoint") +
                    " ranks, " + fabric + (shared ? ": fair share" : ": no interference")),
@@ -597,6 +618,7 @@ class TwoCommunicatorsTestCase : public TestCase
     }
 
   private:
+    /// Run two AllReduces at once and check each takes its share of the links.
     void DoRun() override
     {
         ClusterDescription c = OneGpuServers();
@@ -656,6 +678,7 @@ class CollectiveCatalogueTestCase : public TestCase
     }
 
   private:
+    /// Check the catalogue of collectives and of each one's algorithms.
     void DoRun() override
     {
         CollectiveHelper helper;
@@ -717,6 +740,7 @@ class CollectiveCatalogueTestCase : public TestCase
 class RingBytesTestCase : public TestCase
 {
   public:
+    /// \param collective the ring collective
     explicit RingBytesTestCase(const std::string& collective)
         : TestCase(collective + " on a ring: exact bytes per rank"),
           m_collective(collective)
@@ -724,6 +748,7 @@ class RingBytesTestCase : public TestCase
     }
 
   private:
+    /// Run the ring collective on 5 ranks and check every rank's bytes sent and received.
     void DoRun() override
     {
         GpuCluster<EthernetClosHelper> f(OneGpuServers());

@@ -22,6 +22,7 @@ using namespace ns3;
 class GrantLog
 {
   public:
+    /// \param sources source leaves \param tcs traffic classes
     GrantLog(uint32_t sources, uint32_t tcs)
         : m_last(sources * tcs, 0),
           m_bytes(sources * tcs, 0),
@@ -29,6 +30,8 @@ class GrantLog
     {
     }
 
+    /// The grant callback.
+    /// \param source source \param tc class \param cumulative bytes granted in all
     void Grant(uint32_t source, uint8_t tc, uint64_t cumulative)
     {
         const uint32_t i = source * m_tcs + tc;
@@ -37,16 +40,21 @@ class GrantLog
         m_lastTime = Simulator::Now();
     }
 
+    /// \param source source \param tc class \return bytes granted to it
     uint64_t Bytes(uint32_t source, uint8_t tc) const
     {
         return m_bytes[source * m_tcs + tc];
     }
 
+    /// time of the last grant
     Time m_lastTime;
 
   private:
+    /// per (source, class): last cumulative grant
     std::vector<uint64_t> m_last;
+    /// per (source, class): bytes granted
     std::vector<uint64_t> m_bytes;
+    /// traffic classes
     uint32_t m_tcs;
 };
 
@@ -70,6 +78,7 @@ class CreditPacingTestCase : public TestCase
     }
 
   private:
+    /// Request from three sources and check the grant rate and the equal shares.
     void DoRun() override
     {
         auto s = WindowlessScheduler();
@@ -99,6 +108,7 @@ class CreditPacingTestCase : public TestCase
 class CreditClassTestCase : public TestCase
 {
   public:
+    /// \param mode the ClassMode
     CreditClassTestCase(std::string mode)
         : TestCase("traffic classes: " + mode),
           m_mode(mode)
@@ -106,6 +116,7 @@ class CreditClassTestCase : public TestCase
     }
 
   private:
+    /// Grant two classes of two sources and check the shares of the class mode.
     void DoRun() override
     {
         auto s = WindowlessScheduler();
@@ -148,6 +159,7 @@ class CreditClassTestCase : public TestCase
         Simulator::Destroy();
     }
 
+    /// the ClassMode
     std::string m_mode;
 };
 
@@ -160,12 +172,14 @@ class CreditGateTestCase : public TestCase
     {
     }
 
+    /// \return the egress queue bytes: 1 MB before 10 us, then 0
     uint64_t QueueBytes() const
     {
         return Simulator::Now() < MicroSeconds(10) ? 1000000 : 0;
     }
 
   private:
+    /// Raise and lower the egress queue and check grants stop and resume.
     void DoRun() override
     {
         auto s = WindowlessScheduler();
@@ -196,6 +210,7 @@ class CreditRefreshTestCase : public TestCase
     }
 
   private:
+    /// Send a stale request and a watchdog re-request and count the grants.
     void DoRun() override
     {
         auto s = WindowlessScheduler();
@@ -232,6 +247,7 @@ class CreditWindowTestCase : public TestCase
     }
 
   private:
+    /// Grant past the window, deliver part, let the rest age out and check the grants.
     void DoRun() override
     {
         auto s = CreateObject<CreditScheduler>();
@@ -277,6 +293,7 @@ class CreditSparseTestCase : public TestCase
     }
 
   private:
+    /// Ask for credit on a few of 4096 x 8 VOQs and check the others read zero.
     void DoRun() override
     {
         const uint32_t sources = 4096;

@@ -69,6 +69,7 @@ template <typename FabricHelper>
 class DataParallelOverlapTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
     explicit DataParallelOverlapTestCase(const std::string& fabric)
         : TestCase("data parallel, compute much longer than communication, " + fabric +
                    ": only the last bucket is exposed")
@@ -76,6 +77,7 @@ class DataParallelOverlapTestCase : public TestCase
     }
 
   private:
+    /// Run with long compute and check the communication is hidden behind it.
     void DoRun() override
     {
         GpuCluster<FabricHelper> f(OneGpuServers());
@@ -117,6 +119,7 @@ class DataParallelSerialTestCase : public TestCase
     }
 
   private:
+    /// Run with no compute and check the iteration is the sum of the bucket times.
     void DoRun() override
     {
         GpuCluster<ScheduledFabricHelper> f(OneGpuServers());
@@ -157,6 +160,7 @@ class DataParallelCommunicationBoundTestCase : public TestCase
     }
 
   private:
+    /// Run with short compute and check the exposed communication.
     void DoRun() override
     {
         GpuCluster<EthernetClosHelper> f(OneGpuServers());
@@ -192,6 +196,7 @@ class DataParallelResultsTestCase : public TestCase
     }
 
   private:
+    /// Run two iterations and check the JSON and CSV results.
     void DoRun() override
     {
         RngSeedManager::SetSeed(3);

@@ -66,12 +66,16 @@ class DcqcnConvergenceTestCase : public TestCase
         }
     };
 
+    /// RateChange trace sink.
+    /// \param maxRate highest rate seen \param integral the sender's rate integral
+    /// \param rate the new rate
     static void OnRate(double* maxRate, RateIntegral* integral, uint32_t, double rate)
     {
         *maxRate = std::max(*maxRate, rate);
         integral->Set(Simulator::Now(), rate);
     }
 
+    /// Run the two senders and check the fair shares over the last part of the run.
     void DoRun() override
     {
         RngSeedManager::SetSeed(1);

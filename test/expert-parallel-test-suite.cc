@@ -168,6 +168,7 @@ class MoeImbalanceTestCase : public TestCase
     }
 
   private:
+    /// Run 4 iterations and check the imbalance metrics against the drawn counts.
     void DoRun() override
     {
         const uint32_t n = 8;
@@ -273,6 +274,7 @@ class MoeZipfSkewTestCase : public TestCase
     }
 
   private:
+    /// Run s = 0, 0.5, 1, 1.5 and check the imbalances rise with s.
     void DoRun() override
     {
         const uint32_t n = 8;
@@ -352,6 +354,7 @@ class MoeBytesTestCase : public TestCase
     }
 
   private:
+    /// Run and check the bytes of every dispatch and combine against the drawn matrix.
     void DoRun() override
     {
         const uint32_t n = 8;
@@ -464,6 +467,7 @@ class MoeUniformDispatchTestCase : public TestCase
     }
 
   private:
+    /// Run uniform dispatch and check the AlltoAllv bytes and times.
     void DoRun() override
     {
         const uint32_t n = 8;
@@ -543,6 +547,7 @@ class MoeReproducibleTestCase : public TestCase
         return rec.tokens;
     }
 
+    /// Run three times and check the draws repeat under one run and change under another.
     void DoRun() override
     {
         const uint64_t run = RngSeedManager::GetRun();
@@ -584,6 +589,7 @@ class MoeOneRankTestCase : public TestCase
     }
 
   private:
+    /// Run one rank and check the iteration is its compute alone.
     void DoRun() override
     {
         GpuCluster<ScheduledFabricHelper> f(OneGpuServers());
@@ -633,6 +639,7 @@ class MoeStragglerTestCase : public TestCase
     }
 
   private:
+    /// Slow GPU 2 to half speed and check each iteration waits for it.
     void DoRun() override
     {
         const uint32_t n = 4;

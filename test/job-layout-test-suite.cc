@@ -312,6 +312,7 @@ class JobLayoutGroupsTestCase : public TestCase
     }
 
   private:
+    /// Check the groups, sizes and coordinates of the shape.
     void DoRun() override
     {
         Ptr<JobLayout> layout = MakeLayout(m_gpus, m_tp, m_pp, m_dp, m_ep, m_order);
@@ -459,6 +460,7 @@ class JobLayoutTensorInsideServersTestCase : public TestCase
     }
 
   private:
+    /// Check the TP groups stay inside servers.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(8, 8, 2);
@@ -541,6 +543,7 @@ class JobLayoutCommunicatorsTestCase : public TestCase
     }
 
   private:
+    /// Create the job's communicators and check their members.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(8, 8, 2);

@@ -83,6 +83,7 @@ FirstAfter(const std::vector<TxRecord>& log, uint8_t priority, Time from)
 class PfcPauseTestCase : public TestCase
 {
   public:
+    /// \param explicitResume resume early with a pause of 0 quanta
     PfcPauseTestCase(bool explicitResume)
         : TestCase(explicitResume ? "PFC pause then explicit resume (quanta 0)"
                                   : "PFC pause until the quanta expire"),
@@ -91,6 +92,7 @@ class PfcPauseTestCase : public TestCase
     }
 
   private:
+    /// Pause priority 3 and check it stops for the quanta while priority 5 goes on.
     void DoRun() override
     {
         NodeContainer nodes;
@@ -184,6 +186,7 @@ class PfcTransportTestCase : public TestCase
     }
 
   private:
+    /// Run both transports with the pause and check data stops, ACKs go on, nothing is lost.
     void DoRun() override
     {
         NodeContainer hosts;

@@ -39,6 +39,7 @@ using namespace ns3;
 class PipelineBubbleTestCase : public TestCase
 {
   public:
+    /// \param schedule the schedule's TypeId name \param stages S \param microbatches M
     PipelineBubbleTestCase(const std::string& schedule, uint32_t stages, uint32_t microbatches)
         : TestCase(schedule + " with " + std::to_string(stages) + " stages and " +
                    std::to_string(microbatches) + " microbatches: bubble (S-1) over (M+S-1)"),
@@ -49,6 +50,7 @@ class PipelineBubbleTestCase : public TestCase
     }
 
   private:
+    /// Run the schedule and check the iteration time and bubble of every stage.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(4, 4, 4);
@@ -142,6 +144,7 @@ class PipelineScheduleTestCase : public TestCase
         return out;
     }
 
+    /// Check the passes of 1F1B and GPipe by hand.
     void DoRun() override
     {
         Ptr<PipelineSchedule> oneF = CreateObject<OneFOneBSchedule>();
@@ -174,6 +177,7 @@ template <typename FabricHelper>
 class PipelineNetworkBoundTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
     explicit PipelineNetworkBoundTestCase(const std::string& fabric)
         : TestCase("GPipe with transfers longer than the passes, " + fabric +
                    ": the network sets the pace")
@@ -181,6 +185,7 @@ class PipelineNetworkBoundTestCase : public TestCase
     }
 
   private:
+    /// Run GPipe with slow transfers and check the iteration time they bound.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(4, 4, 4);

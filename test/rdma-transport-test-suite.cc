@@ -70,6 +70,7 @@ struct PairFixture
 class RdmaGoodputTestCase : public TestCase
 {
   public:
+    /// \param mtu the transport's Mtu, payload bytes
     RdmaGoodputTestCase(uint32_t mtu)
         : TestCase("goodput on an idle link, MTU " + std::to_string(mtu)),
           m_mtu(mtu)
@@ -77,6 +78,7 @@ class RdmaGoodputTestCase : public TestCase
     }
 
   private:
+    /// Send 100 MiB and check goodput and completion time.
     void DoRun() override
     {
         const uint64_t size = 100ULL << 20; // a multiple of every MTU: all packets full
@@ -133,6 +135,7 @@ class RdmaMessagesTestCase : public TestCase
     }
 
   private:
+    /// Post the sizes both ways and check completions, order, sizes, tags and one QP.
     void DoRun() override
     {
         PairFixture f("25Gbps", MicroSeconds(1), 1024);
@@ -241,6 +244,7 @@ class RdmaSelectiveRepeatTestCase : public TestCase
         return {nic.rxErrorDrops, tx.retransmittedPackets};
     }
 
+    /// Run go-back-N and selective repeat under the same loss and compare retransmissions.
     void DoRun() override
     {
         const auto goBackN = Run(false);
@@ -263,6 +267,7 @@ class RdmaSelectiveRepeatTestCase : public TestCase
 class RdmaLossTestCase : public TestCase
 {
   public:
+    /// What is lost.
     enum Kind
     {
         RANDOM,     //!< RateErrorModel, 1% of packets
@@ -271,6 +276,7 @@ class RdmaLossTestCase : public TestCase
         BOTH_WAYS,  //!< 1% of packets in each direction: data and ACK/NAK lost
     };
 
+    /// \param kind what is lost
     RdmaLossTestCase(Kind kind)
         : TestCase(std::string("loss recovered: ") + Name(kind)),
           m_kind(kind)
@@ -294,6 +300,7 @@ class RdmaLossTestCase : public TestCase
         }
     }
 
+    /// Run messages under the loss and check completion, in-order delivery and the counters.
     void DoRun() override
     {
         RngSeedManager::SetSeed(1);
@@ -429,6 +436,7 @@ class RdmaLossTestCase : public TestCase
 class RdmaTailLossTestCase : public TestCase
 {
   public:
+    /// \param packets the message's packets (its last is lost)
     RdmaTailLossTestCase(uint32_t packets)
         : TestCase("tail loss recovered by the timer, message of " + std::to_string(packets) +
                    " packets"),
@@ -437,6 +445,7 @@ class RdmaTailLossTestCase : public TestCase
     }
 
   private:
+    /// Lose the last frame and check the timer recovers it.
     void DoRun() override
     {
         const Time rto = MicroSeconds(100);
@@ -495,6 +504,7 @@ class RdmaRetryLimitTestCase : public TestCase
     }
 
   private:
+    /// Drop every frame and check the QP fails after RetryLimit timeouts.
     void DoRun() override
     {
         PairFixture f("10Gbps", MicroSeconds(1), 4096, MicroSeconds(20));
@@ -534,11 +544,13 @@ class RdmaRoundRobinWindowTestCase : public TestCase
     }
 
   private:
+    /// DataTx trace sink. \param order the QPs in sending order \param qpn the QP that sent
     static void OnDataTx(std::vector<uint32_t>* order, uint32_t qpn, uint64_t)
     {
         order->push_back(qpn);
     }
 
+    /// Send to two hosts and check the alternation and the window.
     void DoRun() override
     {
         // One switch: a Clos of one leaf with three hosts.
@@ -612,6 +624,7 @@ class RdmaConnectionsTestCase : public TestCase
     }
 
   private:
+    /// Post on two connections and check the order of completion.
     void DoRun() override
     {
         const double rate = 25e9;
@@ -690,6 +703,7 @@ class RdmaHugeMessageTestCase : public TestCase
     }
 
   private:
+    /// Send one message over 4 GiB across the PSN wrap and check its completion.
     void DoRun() override
     {
         const uint64_t size = (4ULL << 30) + 1000;
@@ -740,6 +754,7 @@ class RdmaSlowProgressTestCase : public TestCase
     }
 
   private:
+    /// Run the slow queue pairs and check none times out.
     void DoRun() override
     {
         {

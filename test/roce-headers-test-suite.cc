@@ -26,6 +26,7 @@ class RoceHeaderRoundTripTestCase : public TestCase
     }
 
   private:
+    /// Serialise and read back every header and check the fields and sizes.
     void DoRun() override
     {
         BthHeader bth;
@@ -95,6 +96,7 @@ class RoceFrameSizeTestCase : public TestCase
     }
 
   private:
+    /// Frames seen on the wire.
     struct Seen
     {
         std::map<uint32_t, uint32_t> sizes; //!< frame size -> count
@@ -103,12 +105,15 @@ class RoceFrameSizeTestCase : public TestCase
         double rate{0};                     //!< line rate
     };
 
+    /// TxBegin trace sink. \param s what the device saw \param frame the frame
     static void Begin(Seen* s, Ptr<const Packet> frame, uint8_t)
     {
         s->begin = Simulator::Now();
         s->sizes[frame->GetSize()]++;
     }
 
+    /// TxEnd trace sink: check the frame's wire time.
+    /// \param s what the device saw \param frame the frame
     static void End(Seen* s, Ptr<const Packet> frame, uint8_t)
     {
         double expect = (std::max<uint32_t>(frame->GetSize(), 60) + 24) * 8 / s->rate;
@@ -119,6 +124,7 @@ class RoceFrameSizeTestCase : public TestCase
         }
     }
 
+    /// Send messages and a PFC frame and check every frame's size and wire time.
     void DoRun() override
     {
         NodeContainer hosts;

@@ -94,6 +94,7 @@ class RocePcapTestCase : public TestCase
     }
 
   private:
+    /// Run with pcap and check what tshark decodes of both captures.
     void DoRun() override
     {
         int status = 0;
@@ -250,6 +251,7 @@ class ClosPfcPcapTestCase : public TestCase
     }
 
   private:
+    /// Run the incast with pcap and check the PFC frames tshark decodes.
     void DoRun() override
     {
         int status = 0;

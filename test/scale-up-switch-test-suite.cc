@@ -127,6 +127,7 @@ class ScaleUpSwitchIdleTestCase : public TestCase
     }
 
   private:
+    /// Post each case on an idle server and check its completion time.
     void DoRun() override
     {
         struct Case
@@ -193,6 +194,7 @@ class ScaleUpSwitchSharedPortTestCase : public TestCase
     }
 
   private:
+    /// Post transfers sharing a port and check they finish one after the other.
     void DoRun() override
     {
         const DataRate rate("3600Gbps");
@@ -290,6 +292,7 @@ class ScaleUpSwitchDisjointTestCase : public TestCase
     }
 
   private:
+    /// Post transfers on disjoint ports and check they all finish at once.
     void DoRun() override
     {
         const DataRate rate("3600Gbps");
@@ -326,6 +329,7 @@ class ScaleUpSwitchCountersTestCase : public TestCase
     }
 
   private:
+    /// Post the mixed pattern and check the counters against what was posted and traced.
     void DoRun() override
     {
         const uint32_t gpus = 8;

@@ -60,6 +60,7 @@ class RdmaOneFlowTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Send one message and check its goodput against the RDMA bound.
     void DoRun() override
     {
         const auto cluster = SmallCluster(2, 1, 2);
@@ -94,6 +95,7 @@ class RdmaOneFlowTestCase : public ScheduledFabricTestCase
 class RdmaIncastTestCase : public ScheduledFabricTestCase
 {
   public:
+    /// \param staggerNs time between the senders' posts, ns
     RdmaIncastTestCase(uint32_t staggerNs)
         : ScheduledFabricTestCase("RDMA: N:1 incast, N = 2..16, posts " +
                                   std::to_string(staggerNs) + " ns apart"),
@@ -102,6 +104,7 @@ class RdmaIncastTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// For N = 2..16, run the incast and check completion, equal shares and no loss.
     void DoRun() override
     {
         for (uint32_t n = 2; n <= 16; ++n)
@@ -205,7 +208,7 @@ class RdmaIncastTestCase : public ScheduledFabricTestCase
         }
     }
 
-    /// A packet left leaf 0 towards host 0.
+    /// A packet left leaf 0 towards host 0. \param p the packet
     void Delivered(uint32_t, Ptr<const Packet> p)
     {
         Ipv4Header ip;
@@ -215,7 +218,9 @@ class RdmaIncastTestCase : public ScheduledFabricTestCase
                                   p->GetSize());
     }
 
+    /// time between the senders' posts, ns
     uint32_t m_stagger;
+    /// the cluster of the current N, for the source of a delivery
     ClusterDescription m_cluster;
     std::vector<std::tuple<Time, uint32_t, uint32_t>> m_deliveries; //!< (time, source, bytes)
 };
@@ -230,6 +235,7 @@ class RdmaPermutationTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Run the permutation and check every message completes near the bound.
     void DoRun() override
     {
         const auto cluster = SmallCluster(4, 2, 4);
@@ -271,6 +277,7 @@ class RdmaLinkFailureTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Fail a fabric link at 50 us and check the loss is counted and recovered.
     void DoRun() override
     {
         const auto cluster = SmallCluster(2, 1, 4);
@@ -309,6 +316,7 @@ class RdmaAllToAllTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Run the all-to-all and check completions, bytes and no retransmission.
     void DoRun() override
     {
         const ClusterDescription cluster = SmallCluster(2, 2, 2);
@@ -374,6 +382,7 @@ class RdmaAllToAllTestCase : public ScheduledFabricTestCase
 class RdmaSprayTestCase : public ScheduledFabricTestCase
 {
   public:
+    /// \param mode the SprayPolicy, by name
     RdmaSprayTestCase(std::string mode)
         : ScheduledFabricTestCase("RDMA: spray " + mode +
                                   ", one message's cells within 1% of equal, S = 2, 4, 8"),
@@ -382,6 +391,7 @@ class RdmaSprayTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// For S = 2, 4, 8 spines, send one message and check the cells per link.
     void DoRun() override
     {
         const uint64_t size = 8 << 20;
@@ -441,6 +451,7 @@ class RdmaSprayTestCase : public ScheduledFabricTestCase
         }
     }
 
+    /// the SprayPolicy, by name
     std::string m_mode;
 };
 
@@ -458,6 +469,7 @@ class RdmaConservationTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Run the incasts and check conservation mid-run and drained.
     void DoRun() override
     {
         // The UDP case's traffic: 4:1 incast on host 0 (one sender on its own

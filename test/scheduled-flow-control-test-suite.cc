@@ -280,6 +280,7 @@ class PermutationBoundTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Run the RDMA permutation and check losslessness, queue limits and goodput.
     void DoRun() override
     {
         const auto c = Cluster(4, 4, m_spines, m_rate);
@@ -360,6 +361,7 @@ class UdpPermutationBoundTestCase : public ScheduledFabricTestCase
         }
     };
 
+    /// Run the UDP permutation and check where the excess waits and the goodput.
     void DoRun() override
     {
         const auto c = Cluster(4, 4, m_spines, m_rate);
@@ -446,6 +448,7 @@ class AllToAllBoundTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Run the RDMA all-to-all and check the last completion against the bound.
     void DoRun() override
     {
         const auto c = Cluster(4, 4, m_spines, m_rate);
@@ -532,6 +535,7 @@ class UdpAllToAllBoundTestCase : public ScheduledFabricTestCase
         }
     };
 
+    /// Run the UDP all-to-all and check where the excess waits and the goodput.
     void DoRun() override
     {
         const auto c = Cluster(4, 4, m_spines, m_rate);
@@ -618,6 +622,7 @@ class IncastFabricBoundTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Run the incast and check the fair shares and the aggregate.
     void DoRun() override
     {
         const uint32_t perLeaf = 4;
@@ -700,6 +705,7 @@ class FailoverTestCase : public ScheduledFabricTestCase
     }
 
   private:
+    /// Fail and restore the links under the permutation and check completion and goodput.
     void DoRun() override
     {
         const auto c = Cluster(4, 4, m_spines, "100Gbps");

@@ -70,6 +70,7 @@ class MmuSharedPoolTestCase : public TestCase
     }
 
   private:
+    /// Check the shared pool and lossless mask with PFC on and off.
     void DoRun() override
     {
         // Defaults: 32 MiB, priority 3 lossless, PFC on.
@@ -218,6 +219,7 @@ class MmuLossyEgressTestCase : public TestCase
         return mmu;
     }
 
+    /// Admit lossy packets for several alphas and check the exact counts and drops.
     void DoRun() override
     {
         SharedBufferMmu::Admission refusal = ADMITTED;
@@ -368,6 +370,7 @@ class MmuLosslessPfcTestCase : public TestCase
     }
 
   private:
+    /// Admit lossless packets and check the thresholds, headroom, pause and resume.
     void DoRun() override
     {
         Ptr<SharedBufferMmu> mmu = MakeMmu(105000, 0x08);
@@ -516,6 +519,7 @@ class MmuLosslessPoolFullTestCase : public TestCase
     }
 
   private:
+    /// Fill the shared pool and check lossless packets go to each headroom.
     void DoRun() override
     {
         Ptr<SharedBufferMmu> mmu = MakeMmu(30500, 0x18);

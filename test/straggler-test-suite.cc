@@ -40,6 +40,7 @@ class SlowGpuPipelineTestCase : public TestCase
     }
 
   private:
+    /// Run two iterations with stage 1 slowed from 20 ms and check both times.
     void DoRun() override
     {
         GpuCluster<ScheduledFabricHelper> f(OneGpuServers());
@@ -88,6 +89,7 @@ class SlowGpuDataParallelTestCase : public TestCase
     }
 
   private:
+    /// Run with GPU 3 slowed and check every rank's wait.
     void DoRun() override
     {
         GpuCluster<EthernetClosHelper> f(OneGpuServers());
@@ -152,6 +154,7 @@ class SlowGpuTensorParallelTestCase : public TestCase
         return DynamicCast<TrainingApplication>(apps.Get(0))->GetIterationTimes().at(0);
     }
 
+    /// Run with and without the slow GPU and check the added time.
     void DoRun() override
     {
         const Time nominal = Run(false);
@@ -172,6 +175,7 @@ template <typename FabricHelper>
 class SlowNicTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
     explicit SlowNicTestCase(const std::string& fabric)
         : TestCase("a NIC at half rate, " + fabric + ": its message takes twice as long")
     {
@@ -191,6 +195,7 @@ class SlowNicTestCase : public TestCase
         return f.completions.done[0].GetSeconds();
     }
 
+    /// Run at full rate, slowed from the start and slowed halfway, and compare.
     void DoRun() override
     {
         const double nominal = Run(-1);

@@ -57,6 +57,7 @@ class SwiftIncastTestCase : public TestCase
     }
 
   private:
+    /// Run the incast and check the shares, queue and utilisation.
     void DoRun() override
     {
         RngSeedManager::SetSeed(1);

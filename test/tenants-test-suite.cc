@@ -89,6 +89,7 @@ template <typename FabricHelper>
 class TenantsTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
     explicit TenantsTestCase(const std::string& fabric)
         : TestCase("two tenants on the " + fabric +
                    " fabric: on leaves of their own neither slows the other; interleaved, "
@@ -97,6 +98,7 @@ class TenantsTestCase : public TestCase
     }
 
   private:
+    /// Run both tenants, apart and interleaved, and check their times.
     void DoRun() override
     {
         for (bool interleaved : {false, true})

@@ -102,6 +102,7 @@ ScaleUpStep(Ptr<Communicator> comm, uint64_t bytes)
 class TensorParallelIdleServerTestCase : public TestCase
 {
   public:
+    /// \param sequenceParallel ReduceScatter and AllGather instead of AllReduce
     explicit TensorParallelIdleServerTestCase(bool sequenceParallel)
         : TestCase(std::string("T = 8 on an idle server") +
                    (sequenceParallel ? " with sequence parallelism" : "") +
@@ -111,6 +112,7 @@ class TensorParallelIdleServerTestCase : public TestCase
     }
 
   private:
+    /// Run one iteration and check its time by hand.
     void DoRun() override
     {
         GpuCluster<ScheduledFabricHelper> f(SmallCluster(8, 1, 1));
@@ -181,6 +183,7 @@ template <typename FabricHelper>
 class TensorParallelContendedTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
     explicit TensorParallelContendedTestCase(const std::string& fabric)
         : TestCase("T = 16 across two servers, " + fabric +
                    ": another job on the same NICs adds jitter")
@@ -254,6 +257,7 @@ class TensorParallelContendedTestCase : public TestCase
                    nicBytes};
     }
 
+    /// Run idle and with the competing traffic and compare.
     void DoRun() override
     {
         const Run idle = RunOnce(false);
@@ -327,6 +331,7 @@ class TensorParallelComputeJitterTestCase : public TestCase
         return app->GetIterationTimes();
     }
 
+    /// Run with and without jitter and check the added time.
     void DoRun() override
     {
         TensorParallelTraces plainTraces;

@@ -116,6 +116,7 @@ class TransformerPresetTestCase : public TestCase
     }
 
   private:
+    /// Check the presets' parameter counts against the published sizes.
     void DoRun() override
     {
         NS_TEST_ASSERT_MSG_EQ(TransformerModel::CreatePreset("gpt3-175b")->GetParameters(),
@@ -162,6 +163,7 @@ class TrainingJobComputeTestCase : public TestCase
     }
 
   private:
+    /// Run one GPU and check the iteration is the compute by hand.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(2, 1, 1);
@@ -210,6 +212,8 @@ template <typename FabricHelper>
 class TrainingJobTrafficTestCase : public TestCase
 {
   public:
+    /// \param fabric the fabric's name, in the test name
+    /// \param sequenceParallel sequence parallel TP
     TrainingJobTrafficTestCase(const std::string& fabric, bool sequenceParallel)
         : TestCase("tp 2 x pp 2 x dp 2 on the " + fabric + " fabric" +
                    (sequenceParallel ? " with sequence parallelism" : "") +
@@ -219,6 +223,7 @@ class TrainingJobTrafficTestCase : public TestCase
     }
 
   private:
+    /// Run the job and check every group's traffic by hand.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(4, 4, 4);
@@ -281,6 +286,7 @@ class TrainingJobTrafficTestCase : public TestCase
 class TrainingJobBubbleTestCase : public TestCase
 {
   public:
+    /// \param schedule the pipeline schedule's TypeId name
     explicit TrainingJobBubbleTestCase(const std::string& schedule)
         : TestCase("pp 4, " + schedule + ", M 6: bubble (S-1) over (M+S-1) on every stage"),
           m_schedule(schedule)
@@ -288,6 +294,7 @@ class TrainingJobBubbleTestCase : public TestCase
     }
 
   private:
+    /// Run the job and check every stage's bubble.
     void DoRun() override
     {
         ClusterDescription c = SmallCluster(4, 1, 2);
@@ -351,6 +358,7 @@ class TrainingJobBubbleTestCase : public TestCase
 class TrainingJobMoeTestCase : public TestCase
 {
   public:
+    /// \param ep the expert-parallel degree
     explicit TrainingJobMoeTestCase(uint32_t ep)
         : TestCase("MoE, dp 4, ep " + std::to_string(ep) +
                    ": dispatch sizes, expert gradients and imbalance by hand"),
@@ -359,7 +367,8 @@ class TrainingJobMoeTestCase : public TestCase
     }
 
   private:
-    /// \param ep an EP operation's result
+    /// Record the bytes of an operation if it is EP traffic.
+    /// \param traffic the operation's traffic kind \param result its result
     void RecordEp(uint32_t traffic, const CollectiveResult& result)
     {
         if (traffic == TrainingJobApplication::EP_TRAFFIC)
@@ -400,6 +409,7 @@ class TrainingJobMoeTestCase : public TestCase
             });
     }
 
+    /// Run the job and check dispatch sizes, expert gradients and imbalance.
     void DoRun() override
     {
         using J = TrainingJobApplication;
@@ -479,6 +489,7 @@ class TrainingJobOverlapTestCase : public TestCase
         return exposed;
     }
 
+    /// Run with and without overlap and compare the exposed time.
     void DoRun() override
     {
         const double with = Exposed(true);

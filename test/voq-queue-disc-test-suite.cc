@@ -49,6 +49,7 @@ class VoqCreditTestCase : public TestCase
     }
 
   private:
+    /// Enqueue, grant and dequeue and check granted = dequeued + balance.
     void DoRun() override
     {
         auto qd = CreateObject<VoqQueueDisc>();
@@ -106,6 +107,7 @@ class PfcRecordingTestCase : public TestCase
     }
 
     /// The disc's PFC callback: remember the request.
+    /// \param port ingress port \param tc traffic class \param pause pause (else resume)
     void Pfc(uint32_t port, uint8_t tc, bool pause)
     {
         m_events.push_back({port, tc, pause});
@@ -115,8 +117,11 @@ class PfcRecordingTestCase : public TestCase
     /// One PFC request.
     struct Event
     {
+        /// ingress port
         uint32_t port;
+        /// traffic class
         uint8_t tc;
+        /// pause (else resume)
         bool pause;
     };
 
@@ -133,6 +138,7 @@ class VoqLimitTestCase : public PfcRecordingTestCase
     }
 
   private:
+    /// Fill a tail-drop and a PFC disc past VoqLimit and check drops and PFC requests.
     void DoRun() override
     {
         auto drop = CreateObject<VoqQueueDisc>();
@@ -187,6 +193,7 @@ class VoqSharedResumeTestCase : public PfcRecordingTestCase
     }
 
   private:
+    /// Fill the shared buffer and one VOQ, drain them and check the pauses and resumes.
     void DoRun() override
     {
         // Shared pause threshold = BufferSize - PfcHeadroom = 10000 - 2000 = 8000 B;
@@ -283,6 +290,7 @@ class VoqTrafficControlTestCase : public TestCase
     }
 
   private:
+    /// Install the disc with TrafficControlHelper and pass packets through it.
     void DoRun() override
     {
         Ptr<Node> node = CreateObject<Node>();
@@ -317,7 +325,7 @@ class VoqSparseTestCase : public TestCase
     }
 
   private:
-    /// Every per-VOQ getter reads zero for a VOQ.
+    /// Every per-VOQ getter reads zero for a VOQ. \param qd the disc \param voq the VOQ
     void CheckIdle(Ptr<VoqQueueDisc> qd, uint32_t voq)
     {
         NS_TEST_EXPECT_MSG_EQ(qd->GetVoqBytes(voq), 0, "VOQ " << voq << ": no bytes");
@@ -331,6 +339,7 @@ class VoqSparseTestCase : public TestCase
                               "VOQ " << voq << ": no tag");
     }
 
+    /// Use a few of 4096 x 8 VOQs and check the others read zero and the totals.
     void DoRun() override
     {
         // A 4096-host leaf's worth of VOQs: 4096 ports x 8 classes.
