@@ -286,6 +286,7 @@ struct FabricExampleOptions
     const Tunables builtin;          //!< the models' defaults, before the command line
     // Traffic
     uint32_t udpDscp{26}; //!< DSCP of UDP sources: 26 is the RoCE data class, priority 3
+    Time udpGapJitter{0}; //!< UdpLineRateSource::GapJitter (0: back to back)
     // Output
     std::string json;  //!< JSON results file (empty: none)
     std::string stats; //!< CSV file of every fabric counter (empty: none)
@@ -312,6 +313,11 @@ struct FabricExampleOptions
                      "DSCP of the UDP sources (26: priority 3, lossless on the Ethernet Clos "
                      "as RDMA data is; 0: priority 0, lossy)",
                      udpDscp);
+        cmd.AddValue("udpGapJitter",
+                     "idle gap before each UDP packet, uniform in [0, this), so that identical "
+                     "sources share a full tail-drop queue instead of one winning every slot "
+                     "(a lossy UDP incast needs about 1ns; 0: back to back)",
+                     udpGapJitter);
         cmd.AddValue("ecn", "ethernet: ECN marking", values.ecn);
         cmd.AddValue("json", "JSON results file", json);
         cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
@@ -367,7 +373,21 @@ struct FabricExampleOptions
             problem << "--loadBalancing=" << values.loadBalancing
                     << " is not a load balancing (Ecmp, PacketSpray, Adaptive or CongestionAware)";
         }
+        else if (udpGapJitter.IsStrictlyNegative())
+        {
+            problem << "--udpGapJitter=" << udpGapJitter.As(Time::NS) << " must be >= 0";
+        }
         return problem.str();
+    }
+
+    /// \param source a UDP source of the example: its Dscp and GapJitter options applied
+    void Configure(Ptr<UdpLineRateSource> source) const
+    {
+        source->SetAttribute("Dscp", UintegerValue(udpDscp));
+        if (udpGapJitter.IsStrictlyPositive())
+        {
+            source->SetAttribute("GapJitter", TimeValue(udpGapJitter));
+        }
     }
 
     /**

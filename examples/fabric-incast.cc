@@ -105,6 +105,8 @@ main(int argc, char* argv[])
     cmd.AddValue("pcap", "write pcap of the receiver's host link", pcap);
     cmd.Parse(argc, argv);
 
+    const std::string optionProblem = options.FindProblem();
+    NS_ABORT_MSG_IF(!optionProblem.empty(), optionProblem);
     NS_ABORT_MSG_IF(senders < 1, "--senders must be at least 1, got " << senders);
     NS_ABORT_MSG_IF(transport != "udp" && transport != "rdma",
                     "--transport must be udp or rdma, got " << transport);
@@ -142,7 +144,7 @@ main(int argc, char* argv[])
         {
             auto src = CreateObject<UdpLineRateSource>();
             src->SetAttribute("PacketSize", UintegerValue(packetSize));
-            src->SetAttribute("Dscp", UintegerValue(options.udpDscp));
+            options.Configure(src);
             src->Setup(fabric.GetHostDevice(s), cluster.GetHostAddress(0));
             src->Start(NanoSeconds(100));
             src->Stop(duration);

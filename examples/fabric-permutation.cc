@@ -168,6 +168,8 @@ main(int argc, char* argv[])
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
+    const std::string optionProblem = options.FindProblem();
+    NS_ABORT_MSG_IF(!optionProblem.empty(), optionProblem);
     NS_ABORT_MSG_IF(transport != "udp" && transport != "rdma",
                     "--transport must be udp or rdma, got " << transport);
     const bool rdmaTransport = transport == "rdma";
@@ -278,7 +280,7 @@ main(int argc, char* argv[])
             fabric.GetHostDevice(h)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sinks[h]));
             auto src = CreateObject<UdpLineRateSource>();
             src->SetAttribute("PacketSize", UintegerValue(packetSize));
-            src->SetAttribute("Dscp", UintegerValue(options.udpDscp));
+            options.Configure(src);
             src->Setup(fabric.GetHostDevice(h), cluster.GetHostAddress(dst[h]));
             src->Start(NanoSeconds(100));
             src->Stop(duration);

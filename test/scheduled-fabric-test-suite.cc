@@ -320,6 +320,8 @@ class LateStartTestCase : public FabricTestCase
             auto src = CreateObject<UdpLineRateSource>();
             src->SetAttribute("PacketSize", UintegerValue(PACKET));
             src->SetAttribute("MaxBytes", UintegerValue(200 * PACKET));
+            // No random start offset: the two runs must differ by the shift alone.
+            src->SetAttribute("StartJitter", TimeValue(Time(0)));
             src->Setup(h.GetHostDevice(s), c.GetHostAddress(0));
             src->Start(start + NanoSeconds(100));
             sources.push_back(src);

@@ -9,6 +9,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <vector>
@@ -51,7 +52,7 @@ class UdpLineRateSource : public Object
      */
     void Setup(Ptr<RoceNetDevice> nic, const std::vector<Ipv4Address>& destinations);
 
-    /// \param at when to start sending
+    /// \param at when to start sending (plus a random offset below StartJitter)
     void Start(Time at);
     /// \param at when to stop sending
     void Stop(Time at);
@@ -61,14 +62,28 @@ class UdpLineRateSource : public Object
     /// \return IPv4 bytes handed to the NIC
     uint64_t GetBytesSent() const;
 
+    /**
+     * Use a fixed random stream for the start offset and the gaps.
+     * \param stream first stream index to use
+     * \return the number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
   protected:
+    /// Cancel the pending start and stop, release the NIC.
     void DoDispose() override;
 
   private:
     /// \param destination a flow's destination \return its source port (entropy)
     uint16_t FlowPort(Ipv4Address destination) const;
-    /// The NIC asks for the next packet.
+    /**
+     * The NIC asks for the next packet.
+     * \param priority the NIC priority it serves (the source's, from Dscp)
+     * \return the packet, or null while idle (stopped, done, or in a gap)
+     */
     Ptr<Packet> Pull(uint8_t priority);
+    /// The idle gap before the next packet is over: tell the NIC.
+    void GapOver();
     /// Begin.
     void DoStart();
 
@@ -80,6 +95,11 @@ class UdpLineRateSource : public Object
     uint64_t m_maxBytes;                         //!< attribute MaxBytes
     uint16_t m_port;                             //!< attribute DestinationPort
     uint16_t m_sourcePort;                       //!< attribute SourcePort (0: per flow)
+    Time m_startJitter;                          //!< attribute StartJitter
+    Time m_gapJitter;                            //!< attribute GapJitter
+    Ptr<UniformRandomVariable> m_jitter;         //!< draws the start offset and gaps
+    EventId m_gapEvent;                          //!< end of the idle gap before a packet
+    bool m_gapTaken{false};                      //!< the next packet's gap is over
     bool m_running{false};                       //!< sending
     EventId m_startEvent;                        //!< pending Start
     EventId m_stopEvent;                         //!< pending Stop
