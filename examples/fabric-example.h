@@ -288,8 +288,9 @@ struct FabricExampleOptions
     uint32_t udpDscp{26}; //!< DSCP of UDP sources: 26 is the RoCE data class, priority 3
     Time udpGapJitter{0}; //!< UdpLineRateSource::GapJitter (0: back to back)
     // Output
-    std::string json;  //!< JSON results file (empty: none)
-    std::string stats; //!< CSV file of every fabric counter (empty: none)
+    std::string json;                //!< JSON results file (empty: none)
+    std::string stats;               //!< CSV file of every fabric counter (empty: none)
+    mutable int64_t m_nextStream{0}; //!< the next random stream after the fabric's (Install)
 
     /// \param cmd the command line to add the options to
     void AddToCommandLine(CommandLine& cmd)
@@ -380,9 +381,11 @@ struct FabricExampleOptions
         return problem.str();
     }
 
-    /// \param source a UDP source of the example: its Dscp and GapJitter options applied
-    void Configure(Ptr<UdpLineRateSource> source) const
+    /// \param source a UDP source of the example: its Dscp and GapJitter options
+    ///        applied, its random stream the next after the fabric's (Build first)
+    void Configure(Ptr<UdpLineRateSource> source)
     {
+        source->AssignStreams(m_nextStream++);
         source->SetAttribute("Dscp", UintegerValue(udpDscp));
         if (udpGapJitter.IsStrictlyPositive())
         {
@@ -458,7 +461,7 @@ struct FabricExampleOptions
             helper->SetDeviceAttribute("Mtu", UintegerValue(mtu));
         }
         helper->Install(cluster);
-        helper->AssignStreams(1);
+        m_nextStream = 1 + helper->AssignStreams(1);
         return helper;
     }
 

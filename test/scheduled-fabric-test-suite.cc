@@ -123,7 +123,8 @@ struct FabricRun
             configure(helper);
         }
         helper.Install(cluster);
-        helper.AssignStreams(1);
+        // Fixed streams for the fabric and, after its own, the sources' start offsets.
+        const int64_t sourceStream = 1 + helper.AssignStreams(1);
         for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
         {
             sinks.push_back(std::make_unique<HostSink>(cluster, from, to));
@@ -139,6 +140,7 @@ struct FabricRun
                 source->SetAttribute("Dscp", UintegerValue(dscp[sources.size()]));
             }
             source->Setup(helper.GetHostDevice(src), cluster.GetHostAddress(dst));
+            source->AssignStreams(sourceStream + static_cast<int64_t>(sources.size()));
             source->Start(NanoSeconds(100) + stagger * sources.size());
             source->Stop(stop);
             sources.push_back(source);
@@ -180,8 +182,12 @@ class FabricTestCase : public ScheduledFabricTestCase
     {
     }
 
-    /// Enqueue trace of an egress host port: track its largest total queue.
-    void EgressEnqueue(Ptr<RoceNetDevice> port, Ptr<const Packet>, uint8_t)
+    /**
+     * Enqueue trace of an egress host port: track its largest total queue.
+     * \param port the port (a plain pointer: a Ptr bound into the port's own trace
+     *        would keep the port alive for ever)
+     */
+    void EgressEnqueue(const RoceNetDevice* port, Ptr<const Packet>, uint8_t)
     {
         m_egressHighWater = std::max(m_egressHighWater, port->GetTotalQueueBytes());
     }
@@ -251,7 +257,7 @@ class OneFlowTestCase : public FabricTestCase
                 Ptr<RoceNetDevice> port = DynamicCast<RoceNetDevice>(h.GetLeafHostDevices().Get(1));
                 port->TraceConnectWithoutContext(
                     "Enqueue",
-                    MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(port));
+                    MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(PeekPointer(port)));
             });
         };
         run.Execute();
@@ -387,7 +393,7 @@ class IncastTestCase : public FabricTestCase
                         DynamicCast<RoceNetDevice>(h.GetLeafHostDevices().Get(0));
                     port->TraceConnectWithoutContext(
                         "Enqueue",
-                        MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(port));
+                        MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(PeekPointer(port)));
                 });
             };
             for (uint32_t s = 1; s <= n; ++s)

@@ -183,6 +183,22 @@ RoceNetDevice::DoDispose()
     }
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    // Trace sinks may hold references (to this device among others): drop them.
+    m_linkChangeCallbacks = TracedCallback<>();
+    m_enqueueTrace = TracedCallback<Ptr<const Packet>, uint8_t>();
+    m_txBeginTrace = TracedCallback<Ptr<const Packet>, uint8_t>();
+    m_txEndTrace = TracedCallback<Ptr<const Packet>, uint8_t>();
+    m_rxTrace = TracedCallback<Ptr<const Packet>>();
+    m_dropTrace = TracedCallback<Ptr<const Packet>, uint8_t>();
+    m_macTxTrace = TracedCallback<Ptr<const Packet>>();
+    m_macTxDropTrace = TracedCallback<Ptr<const Packet>>();
+    m_rxErrorDropTrace = TracedCallback<Ptr<const Packet>>();
+    m_rxMalformedTrace = TracedCallback<Ptr<const Packet>>();
+    m_pfcSentTrace = TracedCallback<uint8_t, uint16_t>();
+    m_pfcReceivedTrace = TracedCallback<uint8_t, uint16_t>();
+    m_pfcStormTrace = TracedCallback<uint8_t, bool>();
+    m_snifferTrace = TracedCallback<Ptr<const Packet>>();
+    m_promiscSnifferTrace = TracedCallback<Ptr<const Packet>>();
     NetDevice::DoDispose();
 }
 
