@@ -245,7 +245,7 @@ class ExampleInput
 
 /// Fabric options of the examples; they start at the models' attribute defaults.
 /// An option left at the model's built-in default is not applied, so a
-/// --ns3::<Type>::<Attribute> default on the same command line takes effect.
+/// --ns3::\<Type\>::\<Attribute\> default on the same command line takes effect.
 struct FabricExampleOptions
 {
     /// \param tid a TypeId \param name a numeric attribute \return its default
@@ -270,12 +270,17 @@ struct FabricExampleOptions
         // Scheduled fabric
         std::string sprayPolicy{
             "RoundRobin"}; //!< ScheduledLeafSwitch::SprayPolicy, without ns3:: and Spray
+        /// ScheduledLeafSwitch::CellPayload
         uint32_t cellPayload{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellPayload")};
+        /// ScheduledLeafSwitch::CellHeader
         uint32_t cellHeader{Default<uint32_t>(ScheduledLeafSwitch::GetTypeId(), "CellHeader")};
+        /// CreditScheduler::CreditSize
         uint32_t creditSize{Default<uint32_t>(CreditScheduler::GetTypeId(), "CreditSize")};
+        /// CreditScheduler::OverGrant
         double overGrant{Default<double>(CreditScheduler::GetTypeId(), "OverGrant")};
         // Ethernet Clos
         std::string loadBalancing{"Ecmp"}; //!< EthernetSwitch::LoadBalancing
+        /// SharedBufferMmu::BufferSize
         uint64_t bufferSize{Default<uint64_t>(SharedBufferMmu::GetTypeId(), "BufferSize")};
         bool pfc{true}; //!< SharedBufferMmu::PfcEnabled
         bool ecn{true}; //!< EthernetSwitch::EcnEnabled

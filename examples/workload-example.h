@@ -56,7 +56,7 @@ class WorkloadExampleOptions
 {
   public:
     /// \param program the example's name: refusals start with it, results go to
-    ///        results/<program>/ by default
+    ///        results/\<program\>/ by default
     explicit WorkloadExampleOptions(const std::string& program)
         : input(program),
           resultsDir("results/" + program)

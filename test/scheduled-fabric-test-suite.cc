@@ -177,6 +177,7 @@ CellEfficiency()
 class FabricTestCase : public ScheduledFabricTestCase
 {
   public:
+    /// \param name the test case's name
     FabricTestCase(std::string name)
         : ScheduledFabricTestCase(name)
     {
@@ -196,6 +197,8 @@ class FabricTestCase : public ScheduledFabricTestCase
     uint64_t m_egressHighWater{0}; //!< largest egress host-port queue seen, bytes
 
     /// Every packet offered was delivered or counted as dropped; no bytes left behind.
+    /// \param t the fabric's totals
+    /// \param expectDrained the run has drained: no bytes left in a VOQ
     void CheckConservation(const ScheduledFabricHelper::Totals& t, bool expectDrained)
     {
         NS_TEST_EXPECT_MSG_EQ(t.offeredPackets,
@@ -240,6 +243,7 @@ class FabricTestCase : public ScheduledFabricTestCase
 class OneFlowTestCase : public FabricTestCase
 {
   public:
+    /// \param spines spine switches of the 2-host cluster
     OneFlowTestCase(uint32_t spines)
         : FabricTestCase("one flow, " + std::to_string(spines) + " spine(s): goodput vs bound"),
           m_spines(spines)
@@ -247,6 +251,8 @@ class OneFlowTestCase : public FabricTestCase
     }
 
   private:
+    /// Run one flow and check its goodput against the host and fabric bound, the egress
+    /// queue high water and that nothing is lost.
     void DoRun() override
     {
         FabricRun run;
@@ -283,6 +289,7 @@ class OneFlowTestCase : public FabricTestCase
                               "no cell loss");
     }
 
+    /// spine switches of the cluster
     uint32_t m_spines;
 };
 
@@ -298,13 +305,16 @@ class LateStartTestCase : public FabricTestCase
     }
 
   private:
+    /// What one run delivered to host 0.
     struct Result
     {
-        uint64_t packets{0};
-        Time last;
-        uint64_t drops{0};
+        uint64_t packets{0}; //!< packets received
+        Time last;           //!< time of the last packet received
+        uint64_t drops{0};   //!< packets the fabric dropped
     };
 
+    /// Receive callback of host 0: count the packet and note its time.
+    /// \param r the run's result \return true (the packet is consumed)
     static bool Receive(Result* r, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
     {
         r->packets++;
@@ -312,6 +322,8 @@ class LateStartTestCase : public FabricTestCase
         return true;
     }
 
+    /// Run the 2:1 incast (200 packets per sender) with both sources started at a time.
+    /// \param start when the sources start (plus 100 ns) \return what host 0 received
     Result RunAt(Time start)
     {
         Result r;
@@ -340,6 +352,7 @@ class LateStartTestCase : public FabricTestCase
         return r;
     }
 
+    /// Run the incast at 0 and at 10000 s: every packet delivered, no drops, same timing.
     void DoRun() override
     {
         const Result early = RunAt(Time(0));
@@ -358,6 +371,7 @@ class LateStartTestCase : public FabricTestCase
 class IncastTestCase : public FabricTestCase
 {
   public:
+    /// \param staggerNs nanoseconds between the starts of consecutive senders
     IncastTestCase(uint32_t staggerNs)
         : FabricTestCase("N:1 incast, N = 2..16, senders start " + std::to_string(staggerNs) +
                          " ns apart"),
@@ -366,6 +380,8 @@ class IncastTestCase : public FabricTestCase
     }
 
   private:
+    /// Run N:1 incasts for N = 2..16 and check egress queue bound, zero drops, egress busy,
+    /// fair shares, Jain's index and the spine queue high water.
     void DoRun() override
     {
         uint64_t highWaterMax = 0;
@@ -451,6 +467,7 @@ class IncastTestCase : public FabricTestCase
                   << std::endl;
     }
 
+    /// nanoseconds between the starts of consecutive senders
     uint32_t m_stagger;
 };
 
@@ -459,6 +476,7 @@ class IncastTestCase : public FabricTestCase
 class IncastRateTestCase : public FabricTestCase
 {
   public:
+    /// \param rate host and fabric link rate, e.g. "400Gbps"
     IncastRateTestCase(std::string rate)
         : FabricTestCase("8:1 incast at " + rate + ": egress busy"),
           m_rate(rate)
@@ -466,6 +484,7 @@ class IncastRateTestCase : public FabricTestCase
     }
 
   private:
+    /// Run an 8:1 incast at the rate: egress busy (99% of the bound), zero drops.
     void DoRun() override
     {
         FabricRun run;
@@ -490,6 +509,7 @@ class IncastRateTestCase : public FabricTestCase
         NS_TEST_EXPECT_MSG_EQ(run.totals.GetDroppedPackets(), 0, "zero drops");
     }
 
+    /// host and fabric link rate
     std::string m_rate;
 };
 
@@ -504,6 +524,8 @@ class LocalAndRemoteIncastTestCase : public FabricTestCase
     }
 
   private:
+    /// Run a 3:1 incast from one local and two remote senders: equal shares, Jain's index,
+    /// egress busy, zero drops.
     void DoRun() override
     {
         FabricRun run;
@@ -542,6 +564,7 @@ class PermutationTestCase : public FabricTestCase
     }
 
   private:
+    /// Run flow i -> i+1 from every host: each >= 97% of host goodput, no drops, no cell loss.
     void DoRun() override
     {
         FabricRun run;
@@ -581,6 +604,8 @@ class SparseStateTestCase : public FabricTestCase
     }
 
   private:
+    /// Every host sends to the next leaf; check conservation, one VOQ per host at each leaf
+    /// and one source leaf per egress port scheduler.
     void DoRun() override
     {
         FabricRun run;
@@ -631,6 +656,7 @@ class SparseStateTestCase : public FabricTestCase
 class SprayTestCase : public FabricTestCase
 {
   public:
+    /// \param mode spray policy, "RoundRobin" or "LeastLoaded"
     SprayTestCase(std::string mode)
         : FabricTestCase("spray " + mode + ": cells within 1% of equal over S spines x 2 links"),
           m_mode(mode)
@@ -638,6 +664,7 @@ class SprayTestCase : public FabricTestCase
     }
 
   private:
+    /// Run one flow over 4 spines x 2 links: data cells and bytes per link within 1% of equal.
     void DoRun() override
     {
         FabricRun run;
@@ -682,6 +709,7 @@ class SprayTestCase : public FabricTestCase
         }
     }
 
+    /// spray policy, "RoundRobin" or "LeastLoaded"
     std::string m_mode;
 };
 
@@ -695,6 +723,8 @@ class ConservationTestCase : public FabricTestCase
     }
 
   private:
+    /// Run two incasts to a drain, sampling the totals mid-run: grants in flight bounded,
+    /// conservation, every packet sent reached its leaf and every delivered one its host.
     void DoRun() override
     {
         FabricRun run;
@@ -774,6 +804,8 @@ class LinkFailureTestCase : public FabricTestCase
     }
 
   private:
+    /// Fail link (leaf 0, spine 1) at 100 us under one flow: lost cells and reassembly
+    /// timeouts counted, conservation, goodput back at the bound.
     void DoRun() override
     {
         FabricRun run;
@@ -815,6 +847,8 @@ class IncastLinkFailureTestCase : public FabricTestCase
     }
 
   private:
+    /// Fail a receiver-leaf and a sender-leaf link under a 4:1 incast: lost cells counted,
+    /// conservation after the drain.
     void DoRun() override
     {
         FabricRun run;
@@ -850,6 +884,8 @@ class CreditWatchdogTestCase : public FabricTestCase
     }
 
   private:
+    /// Take the only link down from 50 to 150 us under one flow: cells lost, the watchdog
+    /// refreshes requests, conservation after the drain.
     void DoRun() override
     {
         FabricRun run;
@@ -884,6 +920,8 @@ class PfcTestCase : public FabricTestCase
     }
 
   private:
+    /// Run a 4:1 incast from one leaf with a small PfcXoff: pauses and PFC frames seen,
+    /// lossless, buffer near Xoff, egress busy, conservation.
     void DoRun() override
     {
         FabricRun run;
@@ -928,6 +966,8 @@ class DeterminismTestCase : public FabricTestCase
     }
 
   private:
+    /// Run four flows with random spraying.
+    /// \return delivered bytes, data cells, cells sent per fabric port, end time, event count
     std::vector<uint64_t> Once()
     {
         FabricRun run;
@@ -952,6 +992,7 @@ class DeterminismTestCase : public FabricTestCase
         return v;
     }
 
+    /// Run twice and check that every counter agrees.
     void DoRun() override
     {
         const auto a = Once();
@@ -974,15 +1015,17 @@ class ObservabilityTestCase : public FabricTestCase
     }
 
   private:
-    uint64_t m_voqEnq{0};
-    uint64_t m_voqDeq{0};
-    uint64_t m_grants{0};
-    uint64_t m_requests{0};
-    uint64_t m_cellTx{0};
-    uint64_t m_cellRx{0};
-    uint64_t m_reassembled{0};
-    uint64_t m_depth{0};
+    uint64_t m_voqEnq{0};      //!< VoqEnqueue traces at leaf 0
+    uint64_t m_voqDeq{0};      //!< VoqDequeue traces at leaf 0
+    uint64_t m_grants{0};      //!< CreditGrant traces of leaf 1's port 0 scheduler
+    uint64_t m_requests{0};    //!< CreditRequest traces of leaf 1's port 0 scheduler
+    uint64_t m_cellTx{0};      //!< CellTx traces of leaf 0's fabric ports
+    uint64_t m_cellRx{0};      //!< CellRx traces of leaf 1's fabric ports
+    uint64_t m_reassembled{0}; //!< ReassemblyDone traces of every leaf
+    uint64_t m_depth{0};       //!< QueueDepth traces of every spine
 
+    /// Run one flow with the traces connected and pcap and ascii enabled: each trace count
+    /// matches its counter, the trace files and the stats are written.
     void DoRun() override
     {
         FabricRun run;
@@ -1056,41 +1099,49 @@ class ObservabilityTestCase : public FabricTestCase
         NS_TEST_EXPECT_MSG_NE(stats.str().find(expect), std::string::npos, "stats written");
     }
 
+    /// VoqEnqueue sink: count
     void VoqEnq(uint32_t, uint32_t)
     {
         m_voqEnq++;
     }
 
+    /// VoqDequeue sink: count
     void VoqDeq(uint32_t, uint32_t)
     {
         m_voqDeq++;
     }
 
+    /// CreditGrant sink: count
     void Grant(uint32_t, uint8_t, uint64_t)
     {
         m_grants++;
     }
 
+    /// CreditRequest sink: count
     void Request(uint32_t, uint8_t, uint64_t)
     {
         m_requests++;
     }
 
+    /// CellTx sink: count
     void CellTx(uint32_t, const FabricCell&)
     {
         m_cellTx++;
     }
 
+    /// CellRx sink: count
     void CellRx(uint32_t, const FabricCell&)
     {
         m_cellRx++;
     }
 
+    /// ReassemblyDone sink: count
     void Reassembled(uint32_t, Ptr<const Packet>)
     {
         m_reassembled++;
     }
 
+    /// QueueDepth sink: count
     void Depth(uint32_t, uint64_t)
     {
         m_depth++;
@@ -1102,6 +1153,7 @@ class ObservabilityTestCase : public FabricTestCase
 class TrafficClassTestCase : public FabricTestCase
 {
   public:
+    /// \param mode the schedulers' ClassMode, "StrictPriority" or "Weighted"
     TrafficClassTestCase(std::string mode)
         : FabricTestCase("traffic classes end to end: " + mode),
           m_mode(mode)
@@ -1109,6 +1161,8 @@ class TrafficClassTestCase : public FabricTestCase
     }
 
   private:
+    /// Run a class 0 and a class 6 flow to one host: class 6 first (strict priority) or
+    /// shares 3:1 (weights 3:1), no drops.
     void DoRun() override
     {
         FabricRun run;
@@ -1148,6 +1202,7 @@ class TrafficClassTestCase : public FabricTestCase
         NS_TEST_EXPECT_MSG_EQ(run.totals.GetDroppedPackets(), 0, "no drops");
     }
 
+    /// the schedulers' ClassMode
     std::string m_mode;
 };
 

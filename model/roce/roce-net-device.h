@@ -164,63 +164,114 @@ class RoceNetDevice : public NetDevice
     void Receive(Ptr<Packet> frame);
 
     // NetDevice
+    /// \param index the interface index
     void SetIfIndex(const uint32_t index) override;
+    /// \return the interface index
     uint32_t GetIfIndex() const override;
+    /// \return the attached RoceChannel (null before Attach)
     Ptr<Channel> GetChannel() const override;
+    /// \param address the MAC address (a Mac48Address)
     void SetAddress(Address address) override;
+    /// \return the MAC address
     Address GetAddress() const override;
+    /// \param mtu the IPv4 MTU, 68..9216 (else an error) \return true
     bool SetMtu(const uint16_t mtu) override;
+    /// \return the IPv4 MTU
     uint16_t GetMtu() const override;
+    /// \return true if attached to a channel that is up
     bool IsLinkUp() const override;
+    /// \param callback called when the channel's state changes (and at Attach)
     void AddLinkChangeCallback(Callback<void> callback) override;
+    /// \return true
     bool IsBroadcast() const override;
+    /// \return the Ethernet broadcast address
     Address GetBroadcast() const override;
+    /// \return false
     bool IsMulticast() const override;
+    /// \param multicastGroup an IPv4 group \return its Ethernet multicast address
     Address GetMulticast(Ipv4Address multicastGroup) const override;
+    /// \param addr an IPv6 multicast address \return its Ethernet multicast address
     Address GetMulticast(Ipv6Address addr) const override;
+    /// \return false
     bool IsBridge() const override;
+    /// \return true
     bool IsPointToPoint() const override;
+    /**
+     * Add the Ethernet header (from this device's address) and queue the packet at
+     * the priority of its DSCP.
+     * \param packet a packet starting with its Ipv4Header
+     * \param dest a Mac48Address, else the peer's MAC address is used
+     * \param protocolNumber the ethertype (0x0800 for IPv4)
+     * \return false if dropped (over the Mtu or its queue full)
+     */
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    /**
+     * Send with a given source MAC address.
+     * \param packet a packet starting with its Ipv4Header
+     * \param source the source Mac48Address
+     * \param dest a Mac48Address, else the peer's MAC address is used
+     * \param protocolNumber the ethertype (0x0800 for IPv4)
+     * \return false if dropped (over the Mtu or its queue full)
+     */
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
+    /// \return the owning node
     Ptr<Node> GetNode() const override;
+    /// \param node the owning node
     void SetNode(Ptr<Node> node) override;
+    /// \return false
     bool NeedsArp() const override;
+    /// \param cb gets every received non-PFC packet, Ethernet header removed
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    /// \param cb also gets every received non-PFC packet, before the receive callback
     void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    /// \return true
     bool SupportsSendFrom() const override;
 
   protected:
+    /// Cancel the pending events, clear the queues and frame on the wire, release the node,
+    /// channel and error model, drop the pull sources, callbacks and trace sinks.
     void DoDispose() override;
 
   private:
     /// Start the next frame if the wire is idle.
     void TryTransmit();
     /// Put a frame on the wire.
+    /// \param frame the frame, Ethernet header included \param priority its priority (8 = PFC)
     void TransmitStart(Ptr<Packet> frame, uint8_t priority);
     /// The frame on the wire has been serialised.
     void TransmitComplete();
-    /// Add the Ethernet header and queue.
+    /// Add the Ethernet header and queue at the priority of the IPv4 DSCP (0 otherwise).
+    /// \param packet the packet \param src source MAC \param dst destination MAC
+    /// \param protocol the ethertype \return false if dropped (over the Mtu or its queue full)
     bool Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol);
     /// Add the Ethernet header to a packet.
+    /// \param packet the packet \param src source MAC \param dst destination MAC
+    /// \param protocol the ethertype
     void AddEthernet(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol);
     /// Handle a received PFC frame body.
+    /// \param body the frame without its Ethernet header
     void ReceivePfc(Ptr<Packet> body);
     /// A pause of a priority has expired.
+    /// \param priority 0..7
     void PauseExpired(uint8_t priority);
     /// Stop with a message naming a watchdog time that is not positive.
     void CheckWatchdog() const;
     /// The watchdog's detection time since a priority's pause began has passed.
+    /// \param priority 0..7
     void WatchdogCheck(uint8_t priority);
     /// A storm may have cleared (no pause for the restoration time).
+    /// \param priority 0..7
     void RestorationCheck(uint8_t priority);
     /// Drop every frame of a priority in a storm, queued or from its pull source.
+    /// \param priority 0..7
     void DropStorm(uint8_t priority);
     /// \return the peer device's MAC address (broadcast if none)
     Mac48Address GetPeerMac() const;
-    /// Check a priority argument.
+    /// Check a priority argument (stop with a message unless it is in 0..7).
+    /// \param priority the argument \param what the method's name, for the message
     static void CheckPriority(uint8_t priority, const char* what);
 
     /// One priority queue.
