@@ -452,6 +452,7 @@ FormatTime(double us)
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     // Two servers of 8 GPUs, rail-optimised: rail g is leaf g, with one NIC of each
     // server; 400 Gb/s NICs and fabric links, twice as many spine links as hosts.
     ClusterDescription cluster;

@@ -36,6 +36,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("data-parallel");
     std::string gpusText = "all";
     DataParallelOptions workload;

@@ -39,6 +39,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("expert-parallel");
     std::string ranksText = "16";
     std::string gpusText;

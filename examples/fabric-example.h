@@ -530,6 +530,7 @@ struct FabricExampleOptions
             results["pfcResumes"] = totals.pfcResumes;
             results["eventsPerOfferedPacket"] = eventsPerPacket;
         }
+        results["runRecord"] = RunRecord::Get();
         if (!json.empty())
         {
             std::ofstream(json) << results.dump(2) << std::endl;

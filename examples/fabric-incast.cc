@@ -73,6 +73,7 @@ RecordCompletion(std::vector<Time>* done, const RdmaCompletion& c)
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     ClusterDescription cluster;
     cluster.leaves = 0;
     cluster.hostsPerLeaf = 1;

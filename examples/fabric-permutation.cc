@@ -112,6 +112,7 @@ RecordCompletion(std::vector<Time>* done, uint32_t* count, const RdmaCompletion&
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     ClusterDescription cluster;
     cluster.leaves = 4;
     cluster.hostsPerLeaf = 4;

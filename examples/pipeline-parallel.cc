@@ -37,6 +37,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("pipeline-parallel");
     std::string stagesText = "4";
     std::string gpusText;

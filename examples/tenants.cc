@@ -141,6 +141,7 @@ FormatGpus(const std::vector<uint32_t>& gpus)
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("tenants");
     options.cluster.leaves = 4;
     options.cluster.hostsPerLeaf = 8;
@@ -317,6 +318,7 @@ main(int argc, char* argv[])
         {"seed", RngSeedManager::GetSeed()},
         {"run", RngSeedManager::GetRun()},
         {"results", rows},
+        {"runRecord", RunRecord::Get()},
     };
     std::ofstream(options.GetResultsPrefix(name + "-slowdown") + ".json")
         << summary.dump(2) << std::endl;

@@ -38,6 +38,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("tensor-parallel");
     std::string tpText = "8";
     std::string gpusText;

@@ -60,6 +60,7 @@ struct ModelOption
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("training-job");
     // Four 8-GPU servers, rail-optimised: rail g is leaf g, 4 hosts a leaf.
     options.cluster.leaves = 8;

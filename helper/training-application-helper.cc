@@ -5,6 +5,7 @@
 #include "training-application-helper.h"
 
 #include "collective-helper.h"
+#include "run-record.h"
 
 #include "ns3/abort.h"
 #include "ns3/communicator.h"
@@ -51,6 +52,7 @@ TrainingApplicationHelper::WriteResults(const ApplicationContainer& apps, const 
 {
     nlohmann::json all = {{"seed", RngSeedManager::GetSeed()},
                           {"run", RngSeedManager::GetRun()},
+                          {"runRecord", RunRecord::Get()},
                           {"applications", nlohmann::json::array()}};
     std::ofstream csv(prefix + ".csv");
     NS_ABORT_MSG_IF(!csv, "TrainingApplicationHelper: cannot write " << prefix << ".csv");

@@ -37,7 +37,10 @@ def cmake_lists(module):
     example_file = module / "examples" / "CMakeLists.txt"
     if example_file.exists():
         for call in cmake_calls(example_file.read_text(), r"\bbuild_lib_example"):
-            examples[call["NAME"][0]] = sorted("examples/" + s for s in call["SOURCE_FILES"])
+            # The GoogleTest program of an ns-3 tree has no waf counterpart: waf-era
+            # trees run the ns-3 suites only.
+            if call["NAME"][0] != "ai-fabric-gtest":
+                examples[call["NAME"][0]] = sorted("examples/" + s for s in call["SOURCE_FILES"])
     return {
         "library sources": sorted(lib.get("SOURCE_FILES", [])),
         "headers": sorted(lib.get("HEADER_FILES", [])),

@@ -211,4 +211,20 @@ function(ai_fabric_add_out_of_tree_tests)
   add_test(NAME ai-fabric-doxygen
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-doxygen.py
                    ${CMAKE_SOURCE_DIR})
+
+  # Reproducibility: a result file re-run from its runRecord gives the same
+  # results (scripts/rerun-result.py), for a fabric example and a workload one.
+  set(rerun ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/rerun-result.py)
+  add_test(NAME ai-fabric-rerun-fabric-incast
+           COMMAND sh -c "examples/fabric-incast --fabric=ethernet --transport=rdma \
+--senders=3 --messageSize=100001 --ns3::DcqcnCongestionControl::MinRate=2Gbps \
+--json=rerun/fabric-incast.json >/dev/null && ${rerun} rerun/fabric-incast.json \
+--program examples/fabric-incast"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  add_test(NAME ai-fabric-rerun-data-parallel
+           COMMAND sh -c "examples/data-parallel --gradientBytes=8M --bucketBytes=2M \
+--iterations=2 --RngRun=3 --resultsDir=rerun >/dev/null && \
+${rerun} rerun/data-parallel-scheduled.json --program examples/data-parallel"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/rerun)
 endfunction()

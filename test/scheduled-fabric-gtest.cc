@@ -120,19 +120,6 @@ TEST(CellReassembler, InOrderAcrossSources)
     EXPECT_EQ(r.GetPacketsHeld(), 0u);
 }
 
-TEST(CellReassembler, BeyondWindowIsCounted)
-{
-    CellReassembler r(1, 4);
-    std::vector<CellReassembler::Output> out;
-    FabricCell c;
-    c.cellCount = 1;
-    c.payload = 10;
-    c.packet = Create<Packet>(10);
-    c.packetId = 4;
-    r.AddCell(0, c, 0, out);
-    EXPECT_EQ(r.GetCellsBeyondWindow(), 1u);
-}
-
 // ---- Bad input: each stops with a message naming the attribute and the value ----
 
 TEST(ScheduledFabricDeathTest, ZeroSpines)

@@ -1,0 +1,131 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "run-record.h"
+
+#include "ns3/global-value.h"
+#include "ns3/log.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#ifndef AI_FABRIC_MODULE_VERSION
+#define AI_FABRIC_MODULE_VERSION "unknown"
+#endif
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RunRecord");
+
+namespace
+{
+
+/// What Begin kept.
+struct Start
+{
+    bool begun{false};                           //!< Begin was called
+    std::vector<std::string> arguments;          //!< argv[0..argc)
+    std::map<std::string, std::string> defaults; //!< attribute defaults, by full name
+};
+
+/// \return the one record of this process
+Start&
+GetStart()
+{
+    static Start start;
+    return start;
+}
+
+/// \return every attribute default, "ns3::Type::Attribute" -> its text
+std::map<std::string, std::string>
+AttributeDefaults()
+{
+    std::map<std::string, std::string> defaults;
+    for (uint16_t t = 0; t < TypeId::GetRegisteredN(); ++t)
+    {
+        const TypeId tid = TypeId::GetRegistered(t);
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(a);
+            if (info.initialValue && info.checker)
+            {
+                defaults[tid.GetName() + "::" + info.name] =
+                    info.initialValue->SerializeToString(info.checker);
+            }
+        }
+    }
+    return defaults;
+}
+
+} // namespace
+
+void
+RunRecord::Begin(int argc, char* argv[])
+{
+    NS_LOG_FUNCTION(argc);
+    Start& start = GetStart();
+    start.begun = true;
+    start.arguments.assign(argv, argv + argc);
+    start.defaults = AttributeDefaults();
+}
+
+nlohmann::json
+RunRecord::Get()
+{
+    NS_LOG_FUNCTION_NOARGS();
+    const Start& start = GetStart();
+    if (!start.begun)
+    {
+        return nlohmann::json::object();
+    }
+    nlohmann::json changed = nlohmann::json::object();
+    for (const auto& [name, value] : AttributeDefaults())
+    {
+        const auto before = start.defaults.find(name);
+        if (before == start.defaults.end() || before->second != value)
+        {
+            changed[name] = value;
+        }
+    }
+    nlohmann::json globals = nlohmann::json::object();
+    for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
+    {
+        StringValue value;
+        (*g)->GetValue(value);
+        globals[(*g)->GetName()] = value.Get();
+    }
+    nlohmann::json environment = nlohmann::json::object();
+    for (const char* variable : {"NS_ATTRIBUTE_DEFAULT", "NS_GLOBAL_VALUE"})
+    {
+        if (const char* value = std::getenv(variable))
+        {
+            environment[variable] = value;
+        }
+    }
+    const std::string program = start.arguments.empty() ? "" : start.arguments.front();
+    return {
+        {"program", program.substr(program.find_last_of('/') + 1)},
+        {"arguments",
+         std::vector<std::string>(start.arguments.begin() + (start.arguments.empty() ? 0 : 1),
+                                  start.arguments.end())},
+        {"environment", environment},
+        {"rngSeed", RngSeedManager::GetSeed()},
+        {"rngRun", RngSeedManager::GetRun()},
+        {"globalValues", globals},
+        {"changedAttributeDefaults", changed},
+        {"ns3Version",
+         std::to_string(AI_FABRIC_NS3_VERSION / 100) + "." +
+             std::to_string(AI_FABRIC_NS3_VERSION % 100)},
+        {"moduleVersion", AI_FABRIC_MODULE_VERSION},
+    };
+}
+
+} // namespace ns3
