@@ -263,7 +263,8 @@ class OneFlowTestCase : public FabricTestCase
                 Ptr<RoceNetDevice> port = DynamicCast<RoceNetDevice>(h.GetLeafHostDevices().Get(1));
                 port->TraceConnectWithoutContext(
                     "Enqueue",
-                    MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(PeekPointer(port)));
+                    MakeCallback(&FabricTestCase::EgressEnqueue, this)
+                        .Bind(static_cast<const RoceNetDevice*>(PeekPointer(port))));
             });
         };
         run.Execute();
@@ -409,7 +410,8 @@ class IncastTestCase : public FabricTestCase
                         DynamicCast<RoceNetDevice>(h.GetLeafHostDevices().Get(0));
                     port->TraceConnectWithoutContext(
                         "Enqueue",
-                        MakeCallback(&FabricTestCase::EgressEnqueue, this).Bind(PeekPointer(port)));
+                        MakeCallback(&FabricTestCase::EgressEnqueue, this)
+                            .Bind(static_cast<const RoceNetDevice*>(PeekPointer(port))));
                 });
             };
             for (uint32_t s = 1; s <= n; ++s)

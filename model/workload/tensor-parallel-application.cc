@@ -26,6 +26,17 @@ NS_LOG_COMPONENT_DEFINE("TensorParallelApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(TensorParallelApplication);
 
+namespace
+{
+/// \param t a time, possibly negative (a jitter) \return it in microseconds; ns-3's
+///        GetSeconds shifts a negative value left, undefined in C++17
+double
+SignedMicroseconds(Time t)
+{
+    return t.IsNegative() ? -(Time(0) - t).GetSeconds() * 1e6 : t.GetSeconds() * 1e6;
+}
+} // namespace
+
 TypeId
 TensorParallelApplication::GetTypeId()
 {
@@ -184,11 +195,11 @@ TensorParallelApplication::AddResults(nlohmann::json& results) const
     results["operationLatency_us"] = latency.ToJson();
     results["latencyStdDev_us"] = GetLatencyStdDev() * 1e6;
     results["latencyTailRatio"] = GetLatencyTailRatio();
-    results["computeJitter_us"] = m_jitterTotal.GetSeconds() * 1e6;
+    results["computeJitter_us"] = SignedMicroseconds(m_jitterTotal);
     nlohmann::json jitter = nlohmann::json::array();
     for (Time t : m_jitterPerIteration)
     {
-        jitter.push_back(t.GetSeconds() * 1e6);
+        jitter.push_back(SignedMicroseconds(t));
     }
     results["perIteration"]["computeJitter_us"] = jitter;
 }
