@@ -665,6 +665,9 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
     // channel copied it for this hop: nobody else holds it.
     Port& out = m_ports[outPort];
     out.queues[priority].push_back(Entry{ConstCast<Packet>(packet), inPort, bytes});
+    NS_LOG_LOGIC("packet " << packet->GetUid() << " for host " << host << ": in port " << inPort
+                           << ", out port " << outPort << ", priority " << +priority << ", "
+                           << out.queues[priority].size() << " queued there");
     m_enqueueTrace(packet, outPort, priority);
     if (m_mmu->IsLossless(priority))
     {

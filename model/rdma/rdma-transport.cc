@@ -802,6 +802,9 @@ RdmaTransport::BuildData(RdmaQueuePair& qp, const RdmaQueuePair::Segment& s, boo
                   s.opcode == BthHeader::RC_WRITE_ONLY);
     packet->AddHeader(bth);
     AddIpUdp(packet, qp, m_dataDscp, Ipv4Header::ECN_ECT0);
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": data packet " << packet->GetUid()
+                         << ", PSN " << s.psn << ", " << s.payload << " B at offset " << s.offset
+                         << (s.retransmission ? ", a retransmission" : ""));
     return packet;
 }
 

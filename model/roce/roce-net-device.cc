@@ -501,6 +501,8 @@ RoceNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
     uint64_t bps = m_bps.GetBitRate();
     Time txTime = TimeStep(static_cast<int64_t>(num / bps));
     m_txRemainder = static_cast<uint64_t>(num % bps);
+    NS_LOG_LOGIC("transmit frame " << frame->GetUid() << " (" << frame->GetSize() << " B, priority "
+                                   << +priority << ") for " << txTime);
     m_txCompleteEvent = Simulator::Schedule(txTime, &RoceNetDevice::TransmitComplete, this);
     m_channel->TransmitStart(frame, this, txTime);
 }
@@ -534,6 +536,7 @@ RoceNetDevice::Receive(Ptr<Packet> frame)
         m_rxErrorDropTrace(frame);
         return;
     }
+    NS_LOG_LOGIC("received frame " << frame->GetUid() << " (" << frame->GetSize() << " B)");
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
     EthernetHeader eth(false);
