@@ -61,6 +61,22 @@ PathSeconds(const ClusterDescription& c, uint32_t hops, uint32_t bytes = FULL_FR
     return hops * (FrameSeconds(c, bytes) + c.hostLinkDelay.GetSeconds());
 }
 
+/**
+ * Out-of-order placement on every transport, or the default go-back-N.
+ * \param rdma the transports' helper
+ * \param window the placement's ReorderWindow (0: leave go-back-N)
+ */
+void
+SetPlacement(RdmaHelper& rdma, uint32_t window)
+{
+    if (window > 0)
+    {
+        rdma.SetTransportAttribute("LossRecovery",
+                                   StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
+                                               std::to_string(window) + "]"));
+    }
+}
+
 /// Packets a switch holds in its queues.
 uint64_t
 QueuedPackets(const Ptr<EthernetSwitch>& sw)
@@ -623,15 +639,7 @@ class EthernetLossyIncastTestCase : public EthernetClosTestCase
                 h.SetMmuAttribute("BufferSize", UintegerValue(256 << 10));
                 h.SetMmuAttribute("PfcEnabled", BooleanValue(false));
             },
-            [window](RdmaHelper& r) {
-                if (window > 0)
-                {
-                    r.SetTransportAttribute(
-                        "LossRecovery",
-                        StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
-                                    std::to_string(window) + "]"));
-                }
-            });
+            [window](RdmaHelper& r) { SetPlacement(r, window); });
         const uint64_t size = 1 << 20;
         for (uint32_t h = 1; h < 8; ++h)
         {
@@ -1131,15 +1139,7 @@ class EthernetReorderTestCase : public EthernetClosTestCase
             [lb](EthernetClosHelper& clos) {
                 clos.SetSwitchAttribute("LoadBalancing", StringValue(lb));
             },
-            [window](RdmaHelper& r) {
-                if (window > 0)
-                {
-                    r.SetTransportAttribute(
-                        "LossRecovery",
-                        StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
-                                    std::to_string(window) + "]"));
-                }
-            });
+            [window](RdmaHelper& r) { SetPlacement(r, window); });
         const uint64_t size = 8000000;
         for (uint32_t h = 0; h < 16; ++h)
         {
@@ -1312,15 +1312,7 @@ class EthernetCongestionAwareTestCase : public EthernetClosTestCase
                 clos.SetSwitchAttribute("LoadBalancing", StringValue(lb));
                 clos.SetSwitchAttribute("FlowletGap", TimeValue(flowletGap));
             },
-            [window](RdmaHelper& r) {
-                if (window > 0)
-                {
-                    r.SetTransportAttribute(
-                        "LossRecovery",
-                        StringValue("ns3::OutOfOrderPlacementRecovery[ReorderWindow=" +
-                                    std::to_string(window) + "]"));
-                }
-            });
+            [window](RdmaHelper& r) { SetPlacement(r, window); });
         // A random derangement (no host sends to itself), the same for both modes.
         std::vector<uint32_t> to(16);
         std::mt19937 rng(seed);
