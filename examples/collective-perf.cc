@@ -480,49 +480,63 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cluster.AddToCommandLine(cmd);
-    cmd.AddValue("op",
-                 "the collective: AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, "
-                 "SendRecv, AlltoAll, AlltoAllv, Barrier, or any other the CollectiveHelper "
-                 "knows (nccl-tests' all_reduce spelling works too)",
-                 op);
-    cmd.AddValue("algorithm",
-                 "its algorithm: a TypeId name (ns3::RingAllReduce) or a short name, the "
-                 "TypeId without ns3:: and the collective (ring, hierarchical, "
-                 "doubleBinaryTree, halvingDoubling); empty: the CollectiveHelper's default",
-                 algorithm);
-    cmd.AddValue("minBytes", "first size S (nccl-tests -b; K, M, G suffixes)", minBytesText);
-    cmd.AddValue("maxBytes", "last size S (nccl-tests -e)", maxBytesText);
-    cmd.AddValue("stepFactor",
-                 "each size is the previous one times this (nccl-tests -f)",
-                 stepFactorText);
-    cmd.AddValue("iterations", "timed operations per size (nccl-tests -n)", iterationsText);
-    cmd.AddValue("warmupIterations",
-                 "untimed operations per size before them (nccl-tests -w)",
-                 warmupIterationsText);
-    cmd.AddValue("channels",
-                 "parallel channels (connections) of each operation, 1..64 (the "
-                 "CollectiveOperation::Channels attribute)",
-                 channelsText);
-    cmd.AddValue("chunkSize",
-                 "largest message posted at once, bytes (CollectiveOperation::ChunkSize; "
-                 "K, M, G suffixes)",
-                 chunkSizeText);
-    cmd.AddValue("reductionRate",
-                 "rate of the GPU reduction kernel (0: free; CollectiveOperation::ReductionRate)",
-                 reductionRate);
-    cmd.AddValue("root",
-                 "root rank of rooted collectives (Broadcast, Reduce: nccl-tests -r); "
-                 "ignored by the others",
-                 rootText);
-    cmd.AddValue("congestionControl",
-                 "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
-                 "fabric, Dcqcn on the Ethernet Clos)",
-                 congestionControl);
+    AddCheckedValue(cmd,
+                    "op",
+                    "the collective: AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, "
+                    "SendRecv, AlltoAll, AlltoAllv, Barrier, or any other the CollectiveHelper "
+                    "knows (nccl-tests' all_reduce spelling works too)",
+                    op);
+    AddCheckedValue(cmd,
+                    "algorithm",
+                    "its algorithm: a TypeId name (ns3::RingAllReduce) or a short name, the "
+                    "TypeId without ns3:: and the collective (ring, hierarchical, "
+                    "doubleBinaryTree, halvingDoubling); empty: the CollectiveHelper's default",
+                    algorithm);
+    AddCheckedValue(cmd,
+                    "minBytes",
+                    "first size S (nccl-tests -b; K, M, G suffixes)",
+                    minBytesText);
+    AddCheckedValue(cmd, "maxBytes", "last size S (nccl-tests -e)", maxBytesText);
+    AddCheckedValue(cmd,
+                    "stepFactor",
+                    "each size is the previous one times this (nccl-tests -f)",
+                    stepFactorText);
+    AddCheckedValue(cmd, "iterations", "timed operations per size (nccl-tests -n)", iterationsText);
+    AddCheckedValue(cmd,
+                    "warmupIterations",
+                    "untimed operations per size before them (nccl-tests -w)",
+                    warmupIterationsText);
+    AddCheckedValue(cmd,
+                    "channels",
+                    "parallel channels (connections) of each operation, 1..64 (the "
+                    "CollectiveOperation::Channels attribute)",
+                    channelsText);
+    AddCheckedValue(cmd,
+                    "chunkSize",
+                    "largest message posted at once, bytes (CollectiveOperation::ChunkSize; "
+                    "K, M, G suffixes)",
+                    chunkSizeText);
+    AddCheckedValue(
+        cmd,
+        "reductionRate",
+        "rate of the GPU reduction kernel (0: free; CollectiveOperation::ReductionRate)",
+        reductionRate);
+    AddCheckedValue(cmd,
+                    "root",
+                    "root rank of rooted collectives (Broadcast, Reduce: nccl-tests -r); "
+                    "ignored by the others",
+                    rootText);
+    AddCheckedValue(cmd,
+                    "congestionControl",
+                    "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                    "fabric, Dcqcn on the Ethernet Clos)",
+                    congestionControl);
     options.AddToCommandLine(cmd);
-    cmd.AddValue("resultsDir",
-                 "folder of the JSON and CSV results, <algorithm>-<fabric>.json and .csv "
-                 "(--json overrides the JSON file)",
-                 resultsDir);
+    AddCheckedValue(cmd,
+                    "resultsDir",
+                    "folder of the JSON and CSV results, <algorithm>-<fabric>.json and .csv "
+                    "(--json overrides the JSON file)",
+                    resultsDir);
     cmd.Parse(argc, argv);
 
     // Refuse bad input before anything is built.

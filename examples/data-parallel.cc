@@ -42,9 +42,10 @@ main(int argc, char* argv[])
     DataParallelOptions workload;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("gpus",
-                 "the data-parallel group: all, or GPU ranks and ranges (0-7,16)",
-                 gpusText);
+    AddCheckedValue(cmd,
+                    "gpus",
+                    "the data-parallel group: all, or GPU ranks and ranges (0-7,16)",
+                    gpusText);
     workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);

@@ -46,10 +46,11 @@ main(int argc, char* argv[])
     ExpertParallelOptions workload;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("ranks", "GPUs of the EP group (at least 2)", ranksText);
-    cmd.AddValue("gpus",
-                 "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1",
-                 gpusText);
+    AddCheckedValue(cmd, "ranks", "GPUs of the EP group (at least 2)", ranksText);
+    AddCheckedValue(cmd,
+                    "gpus",
+                    "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1",
+                    gpusText);
     workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);

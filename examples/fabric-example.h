@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -53,8 +54,7 @@ class ExampleInput
      */
     [[noreturn]] void Refuse(const std::string& reason) const
     {
-        std::cerr << m_program << ": " << reason << std::endl;
-        std::exit(1);
+        RefuseOption(m_program, reason);
     }
 
     /**
@@ -71,42 +71,15 @@ class ExampleInput
                          bool allowSuffix,
                          const std::string& item = "") const
     {
-        std::size_t digits = 0;
         uint64_t value = 0;
-        bool overflow = false;
-        while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
-        {
-            const uint64_t digit = text[digits] - '0';
-            overflow |= value > (std::numeric_limits<uint64_t>::max() - digit) / 10;
-            value = value * 10 + digit;
-            ++digits;
-        }
-        std::string suffix = text.substr(digits);
-        std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) {
-            return std::toupper(c);
-        });
-        uint64_t scale = 1;
-        if (allowSuffix && !suffix.empty())
-        {
-            const std::string units = "KMGT";
-            const std::size_t unit = units.find(suffix[0]);
-            if (unit != std::string::npos && (suffix.size() == 1 || suffix.substr(1) == "B"))
-            {
-                scale = uint64_t{1} << (10 * (unit + 1));
-                suffix.clear();
-            }
-        }
-        if (digits == 0 || !suffix.empty())
-        {
-            Refuse(Name(option, text, item) + " is not a whole number" +
-                   (allowSuffix ? " of bytes (digits, optionally with K, M, G or T: 8, 64K, 1M, 1G)"
-                                : ""));
-        }
-        if (overflow || value > std::numeric_limits<uint64_t>::max() / scale)
-        {
-            Refuse(Name(option, text, item) + " is too large");
-        }
-        return value * scale;
+        Check(option,
+              text,
+              item,
+              FindWholeNumberProblem(text,
+                                     std::numeric_limits<uint64_t>::max(),
+                                     allowSuffix,
+                                     &value));
+        return value;
     }
 
     /**
@@ -141,28 +114,14 @@ class ExampleInput
                      const std::string& text,
                      const std::string& item = "") const
     {
-        std::size_t used = 0;
         double value = 0;
-        try
-        {
-            value = std::stod(text, &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (text.empty() || used != text.size() || !std::isfinite(value) ||
-            !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' ||
-              text[0] == '.'))
-        {
-            Refuse(Name(option, text, item) + " is not a number");
-        }
+        Check(option, text, item, FindRealProblem(text, &value));
         return value;
     }
 
     /**
-     * Read a time that is not negative: a number and a unit, s, ms, us or ns (10ms,
-     * 0.5s, 300us); 0 alone is accepted.
+     * Read a time that is not negative: a number and a unit, s, ms, us, ns, ps or
+     * fs (10ms, 0.5s, 300us); 0 alone is accepted.
      * \param option the option's name, for the message \param text what was given
      * \param item the whole option value when text is one field of it (for the message)
      * \return the time (refuses anything else)
@@ -171,73 +130,27 @@ class ExampleInput
                    const std::string& text,
                    const std::string& item = "") const
     {
-        static const std::pair<const char*, double> units[] = {{"ns", 1e-9},
-                                                               {"us", 1e-6},
-                                                               {"ms", 1e-3},
-                                                               {"s", 1.0}};
-        for (const auto& [unit, scale] : units)
-        {
-            const std::string suffix(unit);
-            if (text.size() > suffix.size() &&
-                text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
-            {
-                const std::string number = text.substr(0, text.size() - suffix.size());
-                if (number.back() == 'm' || number.back() == 'u' || number.back() == 'n')
-                {
-                    continue; // "ms" ends in "s" too
-                }
-                const double value = ParseTimeNumber(Name(option, text, item), number);
-                return Seconds(value * scale);
-            }
-        }
-        if (text == "0")
-        {
-            return Time(0);
-        }
-        Refuse(Name(option, text, item) +
-               " is not a time (a number and a unit: s, ms, us or ns, as in 10ms)");
+        Time value;
+        Check(option, text, item, FindTimeProblem(text, &value));
+        return value;
     }
 
   private:
     /**
-     * \param option an option \param text a value \param item the option's whole value
-     *        when text is one field of it, or ""
-     * \return how a refusal names the value: --option=text, or --option=item: text
+     * Refuse a value a parser found a problem with.
+     * \param option an option \param text a value \param item the option's whole
+     *        value when text is one field of it, or ""
+     * \param problem what the parser said ("" if the value is accepted)
      */
-    static std::string Name(const std::string& option,
-                            const std::string& text,
-                            const std::string& item)
+    void Check(const std::string& option,
+               const std::string& text,
+               const std::string& item,
+               const std::string& problem) const
     {
-        return "--" + option + "=" + (item.empty() ? text : item + ": " + text);
-    }
-
-    /**
-     * \param name the value as a refusal names it \param number its number part
-     * \return the number (refuses a bad or negative one)
-     */
-    double ParseTimeNumber(const std::string& name, const std::string& number) const
-    {
-        std::size_t used = 0;
-        double value = -1;
-        try
+        if (!problem.empty())
         {
-            value = std::stod(number, &used);
+            Refuse("--" + option + "=" + (item.empty() ? text : item + ": " + text) + problem);
         }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (number.empty() || used != number.size() || !std::isfinite(value) ||
-            !(std::isdigit(static_cast<unsigned char>(number[0])) || number[0] == '.' ||
-              number[0] == '-'))
-        {
-            Refuse(name + " is not a time (a number and a unit: s, ms, us or ns, as in 10ms)");
-        }
-        if (value < 0)
-        {
-            Refuse(name + " must not be negative");
-        }
-        return value;
     }
 
     std::string m_program; //!< the example's name
@@ -296,37 +209,73 @@ struct FabricExampleOptions
     std::string json;                //!< JSON results file (empty: none)
     std::string stats;               //!< CSV file of every fabric counter (empty: none)
     mutable int64_t m_nextStream{0}; //!< the next random stream after the fabric's (Install)
+    bool m_udpSources{false};        //!< whether the UDP options are offered
 
-    /// \param cmd the command line to add the options to
-    void AddToCommandLine(CommandLine& cmd)
+    /**
+     * \param cmd the command line to add the options to
+     * \param udpSources whether the example has UDP sources (Configure): only then
+     *        are --udpDscp and --udpGapJitter offered
+     */
+    void AddToCommandLine(CommandLine& cmd, bool udpSources = false)
     {
-        cmd.AddValue("fabric", "scheduled (VOQs, credits, cells) or ethernet (Clos)", fabric);
-        cmd.AddValue("sprayPolicy",
-                     "scheduled: RoundRobin, Random or LeastLoaded (ns3::<name>Spray)",
-                     values.sprayPolicy);
-        cmd.AddValue("cellPayload", "scheduled: cell payload bytes", values.cellPayload);
-        cmd.AddValue("cellHeader", "scheduled: cell header bytes", values.cellHeader);
-        cmd.AddValue("creditSize", "scheduled: credit grant bytes", values.creditSize);
-        cmd.AddValue("overGrant", "scheduled: credit rate / port rate", values.overGrant);
-        cmd.AddValue("loadBalancing",
-                     "ethernet: Ecmp, PacketSpray, Adaptive or CongestionAware",
-                     values.loadBalancing);
-        cmd.AddValue("bufferSize",
-                     "ethernet: packet buffer of each switch, bytes",
-                     values.bufferSize);
-        cmd.AddValue("pfc", "ethernet: PFC on the lossless priority (3: DSCP 24-31)", values.pfc);
-        cmd.AddValue("udpDscp",
-                     "DSCP of the UDP sources (26: priority 3, lossless on the Ethernet Clos "
-                     "as RDMA data is; 0: priority 0, lossy)",
-                     udpDscp);
-        cmd.AddValue("udpGapJitter",
-                     "idle gap before each UDP packet, uniform in [0, this), so that identical "
-                     "sources share a full tail-drop queue instead of one winning every slot "
-                     "(a lossy UDP incast needs about 1ns; 0: back to back)",
-                     udpGapJitter);
-        cmd.AddValue("ecn", "ethernet: ECN marking", values.ecn);
-        cmd.AddValue("json", "JSON results file", json);
-        cmd.AddValue("stats", "CSV file of every fabric counter (none if not given)", stats);
+        m_udpSources = udpSources;
+        AddCheckedValue(cmd,
+                        "fabric",
+                        "scheduled (VOQs, credits, cells) or ethernet (Clos)",
+                        fabric);
+        AddCheckedValue(cmd,
+                        "sprayPolicy",
+                        "scheduled: RoundRobin, Random or LeastLoaded (ns3::<name>Spray)",
+                        values.sprayPolicy);
+        AddCheckedValue(cmd,
+                        "cellPayload",
+                        "scheduled: packet bytes per cell (at least 1)",
+                        values.cellPayload);
+        AddCheckedValue(cmd,
+                        "cellHeader",
+                        "scheduled: header bytes per cell (below cellPayload)",
+                        values.cellHeader);
+        AddCheckedValue(cmd,
+                        "creditSize",
+                        "scheduled: credit grant bytes (at least cellPayload)",
+                        values.creditSize);
+        AddCheckedValue(cmd,
+                        "overGrant",
+                        "scheduled: credit rate / port rate (at least 1)",
+                        values.overGrant);
+        AddCheckedValue(cmd,
+                        "loadBalancing",
+                        "ethernet: Ecmp, PacketSpray, Adaptive or CongestionAware",
+                        values.loadBalancing);
+        AddCheckedValue(cmd,
+                        "bufferSize",
+                        "ethernet: packet buffer of each switch, bytes",
+                        values.bufferSize);
+        AddCheckedValue(cmd,
+                        "pfc",
+                        "ethernet: PFC on the lossless priority (3: DSCP 24-31)",
+                        values.pfc);
+        if (udpSources)
+        {
+            AddCheckedValue(cmd,
+                            "udpDscp",
+                            "DSCP of the UDP sources, 0..63 (26: priority 3, lossless on the "
+                            "Ethernet Clos as RDMA data is; 0: priority 0, lossy)",
+                            udpDscp);
+            AddCheckedValue(cmd,
+                            "udpGapJitter",
+                            "idle gap before each UDP packet, uniform in [0, this), so that "
+                            "identical sources share a full tail-drop queue instead of one "
+                            "winning every slot (a lossy UDP incast needs about 1ns; 0: back to "
+                            "back)",
+                            udpGapJitter);
+        }
+        AddCheckedValue(cmd, "ecn", "ethernet: ECN marking", values.ecn);
+        AddCheckedValue(cmd, "json", "JSON results file", json);
+        AddCheckedValue(cmd,
+                        "stats",
+                        "CSV file of every fabric counter (none if not given)",
+                        stats);
     }
 
     /**
@@ -355,7 +304,8 @@ struct FabricExampleOptions
     /**
      * What is wrong with the fabric options, for an example that refuses bad input
      * before it builds anything: an unknown --fabric, --sprayPolicy or
-     * --loadBalancing.
+     * --loadBalancing, a tunable out of its model's range, a tunable of the other
+     * fabric, or an output file that cannot be written.
      * \return a message naming the option and its value, or "" if they are usable
      */
     std::string FindProblem() const
@@ -364,9 +314,36 @@ struct FabricExampleOptions
         TypeId policy;
         TypeId::AttributeInformation loadBalancing;
         EthernetSwitch::GetTypeId().LookupAttributeByName("LoadBalancing", &loadBalancing);
+        // Options of one fabric that another leaves unused: refused, not ignored.
+        const std::vector<std::pair<const char*, bool>> scheduledOnly{
+            {"sprayPolicy", values.sprayPolicy != builtin.sprayPolicy},
+            {"cellPayload", values.cellPayload != builtin.cellPayload},
+            {"cellHeader", values.cellHeader != builtin.cellHeader},
+            {"creditSize", values.creditSize != builtin.creditSize},
+            {"overGrant", values.overGrant != builtin.overGrant}};
+        const std::vector<std::pair<const char*, bool>> ethernetOnly{
+            {"loadBalancing", values.loadBalancing != builtin.loadBalancing},
+            {"bufferSize", values.bufferSize != builtin.bufferSize},
+            {"pfc", values.pfc != builtin.pfc},
+            {"ecn", values.ecn != builtin.ecn}};
+        std::string unused;
+        for (const auto& [option, given] : fabric == "ethernet" ? scheduledOnly : ethernetOnly)
+        {
+            if (given && unused.empty())
+            {
+                unused = option;
+            }
+        }
         if (fabric != "scheduled" && fabric != "ethernet")
         {
             problem << "--fabric must be scheduled or ethernet, got " << fabric;
+        }
+        else if (!unused.empty())
+        {
+            problem << "--" << unused
+                    << " applies to --fabric=" << (fabric == "ethernet" ? "scheduled" : "ethernet")
+                    << " only (this run uses "
+                    << "--fabric=" << fabric << ")";
         }
         else if (values.sprayPolicy != builtin.sprayPolicy &&
                  !TypeId::LookupByNameFailSafe("ns3::" + values.sprayPolicy + "Spray", &policy))
@@ -379,9 +356,44 @@ struct FabricExampleOptions
             problem << "--loadBalancing=" << values.loadBalancing
                     << " is not a load balancing (Ecmp, PacketSpray, Adaptive or CongestionAware)";
         }
-        else if (udpGapJitter.IsStrictlyNegative())
+        else if (values.cellPayload < 1)
         {
-            problem << "--udpGapJitter=" << udpGapJitter.As(Time::NS) << " must be >= 0";
+            problem << "--cellPayload=0 must be at least 1";
+        }
+        else if (values.cellHeader >= values.cellPayload)
+        {
+            problem << "--cellHeader=" << values.cellHeader
+                    << " must be below --cellPayload=" << values.cellPayload
+                    << " (a cell must carry more payload than header)";
+        }
+        else if (values.creditSize < values.cellPayload)
+        {
+            problem << "--creditSize=" << values.creditSize
+                    << " must be at least one cell's payload (--cellPayload=" << values.cellPayload
+                    << ")";
+        }
+        else if (values.creditSize >
+                 Default<uint32_t>(CreditScheduler::GetTypeId(), "SourceQuantum"))
+        {
+            problem << "--creditSize=" << values.creditSize
+                    << " must be at most the credit scheduler's SourceQuantum ("
+                    << Default<uint32_t>(CreditScheduler::GetTypeId(), "SourceQuantum") << ")";
+        }
+        else if (!(values.overGrant >= 1))
+        {
+            problem << "--overGrant=" << values.overGrant << " must be at least 1";
+        }
+        else if (m_udpSources && udpDscp > 63)
+        {
+            problem << "--udpDscp=" << udpDscp << " must be in 0..63";
+        }
+        else if (!json.empty() && !FindOutputPathProblem(json).empty())
+        {
+            problem << "--json=" << json << FindOutputPathProblem(json);
+        }
+        else if (!stats.empty() && !FindOutputPathProblem(stats).empty())
+        {
+            problem << "--stats=" << stats << FindOutputPathProblem(stats);
         }
         return problem.str();
     }
@@ -533,13 +545,16 @@ struct FabricExampleOptions
         results["runRecord"] = RunRecord::Get();
         if (!json.empty())
         {
-            std::ofstream(json) << results.dump(2) << std::endl;
+            std::ofstream out(json);
+            out << results.dump(2) << std::endl;
+            NS_ABORT_MSG_UNLESS(out, "could not write --json=" << json);
             std::cout << "  results in " << json << std::endl;
         }
         if (!stats.empty())
         {
             std::ofstream out(stats);
             helper.WriteStats(out);
+            NS_ABORT_MSG_UNLESS(out, "could not write --stats=" << stats);
             std::cout << "  counters in " << stats << std::endl;
         }
     }

@@ -80,7 +80,7 @@ main(int argc, char* argv[])
     cluster.hostLinkRate = DataRate("100Gbps");
     cluster.fabricLinkRate = DataRate("100Gbps");
     uint32_t senders = 4;
-    uint32_t packetSize = 1462;
+    uint32_t packetSize = 1462; // the default of UdpLineRateSource::PacketSize
     Time duration = MicroSeconds(200);
     Time warmup = MicroSeconds(50);
     FabricExampleOptions options;
@@ -91,37 +91,105 @@ main(int argc, char* argv[])
     bool pcap = false;
 
     CommandLine cmd(__FILE__);
-    cluster.AddToCommandLine(cmd);
-    cmd.AddValue("senders", "number of senders N (hosts 1..N send to host 0)", senders);
-    cmd.AddValue("packetSize", "IPv4 packet size in bytes", packetSize);
-    cmd.AddValue("duration", "how long the senders send", duration);
-    cmd.AddValue("warmup", "goodput is measured from this time on", warmup);
-    options.AddToCommandLine(cmd);
-    cmd.AddValue("transport", "udp (line-rate UDP sources) or rdma (RDMA messages)", transport);
-    cmd.AddValue("messageSize", "bytes each sender posts with --transport=rdma", messageSize);
-    cmd.AddValue("congestionControl",
-                 "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
-                 "fabric, Dcqcn on the Ethernet Clos)",
-                 congestionControl);
-    cmd.AddValue("pcap", "write pcap of the receiver's host link", pcap);
+    cluster.AddToCommandLine(
+        cmd,
+        "",
+        {{"leaves",
+          "number of leaf switches (0: as many as hold the receiver and the senders, "
+          "hostsPerLeaf hosts each)"},
+         {"gpusPerServer", ""}, // hosts here are NICs without GPU servers
+         {"nicPlacement", ""}});
+    AddCheckedValue(cmd, "senders", "number of senders N (hosts 1..N send to host 0)", senders);
+    AddCheckedValue(cmd,
+                    "packetSize",
+                    "udp: IPv4 packet size in bytes, 28..9000 (above 4200, jumbo frames)",
+                    packetSize);
+    AddCheckedValue(cmd, "duration", "how long the senders send", duration);
+    AddCheckedValue(cmd, "warmup", "goodput is measured from this time on", warmup);
+    options.AddToCommandLine(cmd, true);
+    AddCheckedValue(cmd,
+                    "transport",
+                    "udp (line-rate UDP sources) or rdma (RDMA messages)",
+                    transport);
+    AddCheckedValue(cmd,
+                    "messageSize",
+                    "bytes each sender posts with --transport=rdma",
+                    messageSize);
+    AddCheckedValue(cmd,
+                    "congestionControl",
+                    "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                    "fabric, Dcqcn on the Ethernet Clos)",
+                    congestionControl);
+    AddCheckedValue(cmd, "pcap", "write pcap of the receiver's host link", pcap);
     cmd.Parse(argc, argv);
 
-    const std::string optionProblem = options.FindProblem();
-    NS_ABORT_MSG_IF(!optionProblem.empty(), optionProblem);
-    NS_ABORT_MSG_IF(senders < 1, "--senders must be at least 1, got " << senders);
-    NS_ABORT_MSG_IF(transport != "udp" && transport != "rdma",
-                    "--transport must be udp or rdma, got " << transport);
-    NS_ABORT_MSG_IF(messageSize < 1, "--messageSize must be at least 1, got 0");
-    NS_ABORT_MSG_IF(warmup >= duration,
-                    "--warmup=" << warmup.As(Time::US)
-                                << " must be below --duration=" << duration.As(Time::US));
+    const ExampleInput input("fabric-incast");
+    const uint32_t defaultPacketSize = 1462;
+    const uint64_t defaultMessageSize = 1 << 20;
+    if (const std::string problem = options.FindProblem(); !problem.empty())
+    {
+        input.Refuse(problem);
+    }
+    if (senders < 1)
+    {
+        input.Refuse("--senders=0 must be at least 1");
+    }
+    if (transport != "udp" && transport != "rdma")
+    {
+        input.Refuse("--transport=" + transport + " is not a transport (udp or rdma)");
+    }
+    if (transport == "udp" && (messageSize != defaultMessageSize || congestionControl != "auto"))
+    {
+        input.Refuse(std::string(messageSize != defaultMessageSize ? "--messageSize"
+                                                                   : "--congestionControl") +
+                     " applies to --transport=rdma only");
+    }
+    if (transport == "rdma" && packetSize != defaultPacketSize)
+    {
+        input.Refuse("--packetSize applies to --transport=udp only (RDMA packets carry 4096 B)");
+    }
+    if (packetSize < 28 || packetSize > 9000)
+    {
+        input.Refuse("--packetSize=" + std::to_string(packetSize) +
+                     " must be in 28..9000 (IPv4 and UDP headers included)");
+    }
+    if (messageSize < 1)
+    {
+        input.Refuse("--messageSize=0 must be at least 1");
+    }
+    if (warmup >= duration)
+    {
+        input.Refuse("--warmup=" + ShowTime(warmup) +
+                     " must be below --duration=" + ShowTime(duration));
+    }
+    if (cluster.hostsPerLeaf == 0)
+    {
+        input.Refuse("--hostsPerLeaf=0 must be at least 1");
+    }
     if (cluster.leaves == 0)
     {
         cluster.leaves = (senders + 1 + cluster.hostsPerLeaf - 1) / cluster.hostsPerLeaf;
     }
-    NS_ABORT_MSG_IF(cluster.GetHosts() < senders + 1,
-                    "the cluster has " << cluster.GetHosts() << " hosts, --senders=" << senders
-                                       << " needs " << senders + 1);
+    if (const std::string problem = cluster.FindProblem(); !problem.empty())
+    {
+        input.Refuse(problem);
+    }
+    if (cluster.GetHosts() < senders + 1)
+    {
+        input.Refuse("--senders=" + std::to_string(senders) + " needs " +
+                     std::to_string(senders + 1) + " hosts, the cluster has " +
+                     std::to_string(cluster.GetHosts()));
+    }
+    TypeId congestionControlType;
+    if (transport == "rdma")
+    {
+        if (const std::string problem =
+                options.ResolveCongestionControl(congestionControl, &congestionControlType);
+            !problem.empty())
+        {
+            input.Refuse(problem);
+        }
+    }
 
     // Jumbo frames: raise the Mtu of every NIC and switch port to fit.
     const auto fabricHelper = options.Install(cluster, packetSize > 4200 ? packetSize : 0);
@@ -155,10 +223,6 @@ main(int argc, char* argv[])
     }
     else
     {
-        TypeId congestionControlType;
-        const std::string ccProblem =
-            options.ResolveCongestionControl(congestionControl, &congestionControlType);
-        NS_ABORT_MSG_IF(!ccProblem.empty(), ccProblem);
         rdma.SetTransportAttribute("CongestionControl", TypeIdValue(congestionControlType));
         rdma.Install(fabric.GetHostDevices());
         for (uint32_t s = 1; s <= senders; ++s)

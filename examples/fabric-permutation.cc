@@ -140,65 +140,103 @@ main(int argc, char* argv[])
     options.json = "fabric-permutation.json";
 
     CommandLine cmd(__FILE__);
-    cluster.AddToCommandLine(cmd);
-    cmd.AddValue("packetSize", "IPv4 packet size in bytes (udp)", packetSize);
-    cmd.AddValue("shift",
-                 "host i sends to i + shift (0: hostsPerLeaf, every flow crosses "
-                 "the fabric)",
-                 shift);
-    cmd.AddValue("random", "use a random derangement instead (RngRun picks it)", random);
-    cmd.AddValue("duration",
-                 "udp: how long the hosts send; rdma: the longest the run may last (0: "
-                 "until every message completes, the rdma default)",
-                 duration);
-    cmd.AddValue("warmup", "udp: goodput is measured from this time on", warmup);
-    cmd.AddValue("transport", "udp (line-rate UDP sources) or rdma (RDMA messages)", transport);
-    cmd.AddValue("messageSize", "bytes each host posts with --transport=rdma", messageSize);
-    cmd.AddValue("congestionControl",
-                 "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
-                 "fabric, Dcqcn on the Ethernet Clos)",
-                 congestionControl);
-    cmd.AddValue("failSpine", "spine whose links all fail at --failAt (-1: none)", failSpine);
-    cmd.AddValue("failLink", "one link that fails at --failAt, as leaf:spine:link", failLink);
-    cmd.AddValue("failAt", "when the links fail", failAt);
-    cmd.AddValue("restoreAt", "when they come back (0: never)", restoreAt);
-    cmd.AddValue("timeBin", "aggregate throughput is sampled this often", timeBin);
-    cmd.AddValue("settle",
-                 "throughput after a failure is measured from --failAt + this on",
-                 settle);
-    options.AddToCommandLine(cmd);
+    // Hosts here are NICs without GPU servers.
+    cluster.AddToCommandLine(cmd, "", {{"gpusPerServer", ""}, {"nicPlacement", ""}});
+    AddCheckedValue(cmd,
+                    "packetSize",
+                    "udp: IPv4 packet size in bytes, 28..9000 (above 4200, jumbo frames)",
+                    packetSize);
+    AddCheckedValue(cmd,
+                    "shift",
+                    "host i sends to i + shift (0: hostsPerLeaf, every flow crosses "
+                    "the fabric)",
+                    shift);
+    AddCheckedValue(cmd, "random", "use a random derangement instead (RngRun picks it)", random);
+    AddCheckedValue(cmd,
+                    "duration",
+                    "udp: how long the hosts send; rdma: the longest the run may last (0: "
+                    "until every message completes, the rdma default)",
+                    duration);
+    AddCheckedValue(cmd, "warmup", "udp: goodput is measured from this time on", warmup);
+    AddCheckedValue(cmd,
+                    "transport",
+                    "udp (line-rate UDP sources) or rdma (RDMA messages)",
+                    transport);
+    AddCheckedValue(cmd, "messageSize", "bytes each host posts with --transport=rdma", messageSize);
+    AddCheckedValue(cmd,
+                    "congestionControl",
+                    "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                    "fabric, Dcqcn on the Ethernet Clos)",
+                    congestionControl);
+    AddCheckedValue(cmd,
+                    "failSpine",
+                    "spine whose links all fail at --failAt (-1: none)",
+                    failSpine);
+    AddCheckedValue(cmd,
+                    "failLink",
+                    "one link that fails at --failAt, as leaf:spine:link",
+                    failLink);
+    AddCheckedValue(cmd, "failAt", "when the links fail", failAt);
+    AddCheckedValue(cmd, "restoreAt", "when they come back (0: never)", restoreAt);
+    AddCheckedValue(cmd, "timeBin", "aggregate throughput is sampled this often", timeBin);
+    AddCheckedValue(cmd,
+                    "settle",
+                    "throughput after a failure is measured from --failAt + this on",
+                    settle);
+    options.AddToCommandLine(cmd, true);
     cmd.Parse(argc, argv);
 
+    const ExampleInput input("fabric-permutation");
+    const uint32_t defaultPacketSize = 1462;
+    const uint64_t defaultMessageSize = 16 << 20;
+    const auto refuseIf = [&input](bool refused, const std::string& reason) {
+        if (refused)
+        {
+            input.Refuse(reason);
+        }
+    };
     const std::string optionProblem = options.FindProblem();
-    NS_ABORT_MSG_IF(!optionProblem.empty(), optionProblem);
-    NS_ABORT_MSG_IF(transport != "udp" && transport != "rdma",
-                    "--transport must be udp or rdma, got " << transport);
+    refuseIf(!optionProblem.empty(), optionProblem);
+    refuseIf(transport != "udp" && transport != "rdma",
+             "--transport=" + transport + " is not a transport (udp or rdma)");
     const bool rdmaTransport = transport == "rdma";
+    refuseIf(!rdmaTransport && messageSize != defaultMessageSize,
+             "--messageSize applies to --transport=rdma only");
+    refuseIf(!rdmaTransport && congestionControl != "auto",
+             "--congestionControl applies to --transport=rdma only");
+    refuseIf(rdmaTransport && packetSize != defaultPacketSize,
+             "--packetSize applies to --transport=udp only (RDMA packets carry 4096 B)");
+    refuseIf(packetSize < 28 || packetSize > 9000,
+             "--packetSize=" + std::to_string(packetSize) +
+                 " must be in 28..9000 (IPv4 and UDP headers included)");
     if (rdmaTransport && duration == udpDuration)
     {
         duration = Time(0);
     }
-    NS_ABORT_MSG_IF(!rdmaTransport && warmup >= duration,
-                    "--warmup=" << warmup.As(Time::US)
-                                << " must be below --duration=" << duration.As(Time::US));
-    NS_ABORT_MSG_IF(duration.IsStrictlyNegative(),
-                    "--duration=" << duration.As(Time::US) << " is negative");
-    NS_ABORT_MSG_IF(rdmaTransport && messageSize < 1, "--messageSize must be at least 1, got 0");
-    NS_ABORT_MSG_IF(!timeBin.IsStrictlyPositive(),
-                    "--timeBin=" << timeBin.As(Time::US) << " must be positive");
-    NS_ABORT_MSG_IF(failAt.IsStrictlyNegative() || settle.IsStrictlyNegative(),
-                    "--failAt and --settle must not be negative");
-    NS_ABORT_MSG_IF(restoreAt.IsStrictlyPositive() && restoreAt <= failAt,
-                    "--restoreAt=" << restoreAt.As(Time::US)
-                                   << " must be after --failAt=" << failAt.As(Time::US));
+    refuseIf(!rdmaTransport && warmup >= duration,
+             "--warmup=" + ShowTime(warmup) + " must be below --duration=" + ShowTime(duration));
+    refuseIf(rdmaTransport && messageSize < 1, "--messageSize=0 must be at least 1");
+    refuseIf(timeBin.IsZero(), "--timeBin=0 must be positive");
+    refuseIf(restoreAt.IsStrictlyPositive() && restoreAt <= failAt,
+             "--restoreAt=" + ShowTime(restoreAt) + " must be after --failAt=" + ShowTime(failAt));
+    const std::string clusterProblem = cluster.FindProblem();
+    refuseIf(!clusterProblem.empty(), clusterProblem);
     const uint32_t hosts = cluster.GetHosts();
-    NS_ABORT_MSG_IF(hosts < 2, "a permutation needs at least 2 hosts, the cluster has " << hosts);
+    refuseIf(hosts < 2,
+             "a permutation needs at least 2 hosts, the cluster has " + std::to_string(hosts));
+    TypeId congestionControlType;
+    if (rdmaTransport)
+    {
+        const std::string ccProblem =
+            options.ResolveCongestionControl(congestionControl, &congestionControlType);
+        refuseIf(!ccProblem.empty(), ccProblem);
+    }
     std::vector<LinkId> failed;
     if (failSpine >= 0)
     {
-        NS_ABORT_MSG_IF(static_cast<uint64_t>(failSpine) >= cluster.spines,
-                        "--failSpine=" << failSpine << ": the cluster has " << cluster.spines
-                                       << " spines");
+        refuseIf(static_cast<uint64_t>(failSpine) >= cluster.spines,
+                 "--failSpine=" + std::to_string(failSpine) + " is not a spine (the cluster has " +
+                     std::to_string(cluster.spines) + ")");
         for (uint32_t l = 0; l < cluster.leaves; ++l)
         {
             for (uint32_t k = 0; k < cluster.linksPerLeafSpine; ++k)
@@ -207,26 +245,39 @@ main(int argc, char* argv[])
             }
         }
     }
+    refuseIf(failSpine < -1, "--failSpine=" + std::to_string(failSpine) + " must be -1 or a spine");
     if (!failLink.empty())
     {
-        LinkId id{0, 0, 0};
-        char c1 = 0;
-        char c2 = 0;
+        std::vector<std::string> fields;
         std::istringstream in(failLink);
-        in >> id.leaf >> c1 >> id.spine >> c2 >> id.link;
-        NS_ABORT_MSG_IF(
-            in.fail() || c1 != ':' || c2 != ':' || !in.eof() || id.leaf >= cluster.leaves ||
-                id.spine >= cluster.spines || id.link >= cluster.linksPerLeafSpine,
-            "--failLink=" << failLink << " is not leaf:spine:link of this cluster ("
-                          << cluster.leaves << " leaves, " << cluster.spines << " spines, "
-                          << cluster.linksPerLeafSpine << " links per leaf-spine pair)");
-        failed.push_back(id);
+        for (std::string field; std::getline(in, field, ':');)
+        {
+            fields.push_back(field);
+        }
+        const std::string expected =
+            " is not leaf:spine:link of this cluster (" + std::to_string(cluster.leaves) +
+            " leaves, " + std::to_string(cluster.spines) + " spines, " +
+            std::to_string(cluster.linksPerLeafSpine) + " links per leaf-spine pair)";
+        refuseIf(fields.size() != 3 || failLink.back() == ':', "--failLink=" + failLink + expected);
+        const uint32_t limits[] = {cluster.leaves, cluster.spines, cluster.linksPerLeafSpine};
+        uint32_t parts[3];
+        for (int i = 0; i < 3; ++i)
+        {
+            uint64_t value = 0;
+            refuseIf(!FindWholeNumberProblem(fields[i], limits[i] - 1, false, &value).empty(),
+                     "--failLink=" + failLink + expected);
+            parts[i] = static_cast<uint32_t>(value);
+        }
+        failed.push_back({parts[0], parts[1], parts[2]});
     }
     if (shift == 0)
     {
         shift = cluster.hostsPerLeaf % hosts == 0 ? 1 : cluster.hostsPerLeaf;
     }
-    NS_ABORT_MSG_IF(shift % hosts == 0, "--shift=" << shift << " maps hosts onto themselves");
+    refuseIf(shift % hosts == 0,
+             "--shift=" + std::to_string(shift) +
+                 " maps hosts onto themselves (a multiple of the " + std::to_string(hosts) +
+                 " hosts)");
     std::vector<uint32_t> dst(hosts);
     for (uint32_t h = 0; h < hosts; ++h)
     {
@@ -294,10 +345,6 @@ main(int argc, char* argv[])
     }
     else
     {
-        TypeId congestionControlType;
-        const std::string ccProblem =
-            options.ResolveCongestionControl(congestionControl, &congestionControlType);
-        NS_ABORT_MSG_IF(!ccProblem.empty(), ccProblem);
         rdma.SetTransportAttribute("CongestionControl", TypeIdValue(congestionControlType));
         rdma.Install(fabric.GetHostDevices());
         for (uint32_t h = 0; h < hosts; ++h)

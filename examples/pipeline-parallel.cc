@@ -50,24 +50,35 @@ main(int argc, char* argv[])
     std::string iterationsText = "2";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("stages", "S, the pipeline stages (at least 2)", stagesText);
-    cmd.AddValue("gpus",
-                 "the stages' GPUs in stage order, S of them (0,4,8,12 or 0-3); empty: S GPUs "
-                 "spread evenly over the cluster",
-                 gpusText);
-    cmd.AddValue("microbatches", "M, microbatches per iteration (at least 1)", microbatchesText);
-    cmd.AddValue("schedule", "order of each stage's passes: gpipe or 1f1b", schedule);
-    cmd.AddValue("activationBytes",
-                 "bytes a stage sends the next per microbatch, forward (K, M, G suffixes)",
-                 activationBytesText);
-    cmd.AddValue("gradientBytes",
-                 "bytes a stage sends the previous per microbatch, backward (0: activationBytes)",
-                 gradientBytesText);
-    cmd.AddValue("forwardTime",
-                 "one stage's forward pass of one microbatch (1ms)",
-                 forwardTimeText);
-    cmd.AddValue("backwardTime", "one stage's backward pass of one microbatch", backwardTimeText);
-    cmd.AddValue("iterations", "training iterations", iterationsText);
+    AddCheckedValue(cmd, "stages", "S, the pipeline stages (at least 2)", stagesText);
+    AddCheckedValue(cmd,
+                    "gpus",
+                    "the stages' GPUs in stage order, S of them (0,4,8,12 or 0-3); empty: S GPUs "
+                    "spread evenly over the cluster",
+                    gpusText);
+    AddCheckedValue(cmd,
+                    "microbatches",
+                    "M, microbatches per iteration (at least 1)",
+                    microbatchesText);
+    AddCheckedValue(cmd, "schedule", "order of each stage's passes: gpipe or 1f1b", schedule);
+    AddCheckedValue(cmd,
+                    "activationBytes",
+                    "bytes a stage sends the next per microbatch, forward (K, M, G suffixes)",
+                    activationBytesText);
+    AddCheckedValue(
+        cmd,
+        "gradientBytes",
+        "bytes a stage sends the previous per microbatch, backward (0: activationBytes)",
+        gradientBytesText);
+    AddCheckedValue(cmd,
+                    "forwardTime",
+                    "one stage's forward pass of one microbatch (1ms)",
+                    forwardTimeText);
+    AddCheckedValue(cmd,
+                    "backwardTime",
+                    "one stage's backward pass of one microbatch",
+                    backwardTimeText);
+    AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 

@@ -38,7 +38,7 @@ int
 main(int argc, char* argv[])
 {
     uint64_t size = 10000000;
-    std::string rate = "100Gbps";
+    DataRate rate("100Gbps");
     Time delay = NanoSeconds(500);
     uint32_t mtu = 4096;
     bool pcap = false;
@@ -46,19 +46,41 @@ main(int argc, char* argv[])
     std::string pcapPrefix = "rdma-point-to-point";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("size", "message size in bytes", size);
-    cmd.AddValue("rate", "NIC line rate", rate);
-    cmd.AddValue("delay", "wire propagation delay", delay);
-    cmd.AddValue("mtu", "RDMA path MTU (256..4096)", mtu);
-    cmd.AddValue("pcap", "write a pcap of both NICs", pcap);
-    cmd.AddValue("ascii", "write an ascii trace of both NICs", ascii);
-    cmd.AddValue("pcapPrefix", "pcap/ascii file prefix", pcapPrefix);
+    AddCheckedValue(cmd, "size", "message size in bytes", size);
+    AddCheckedValue(cmd, "rate", "NIC line rate", rate);
+    AddCheckedValue(cmd, "delay", "wire propagation delay", delay);
+    AddCheckedValue(cmd, "mtu", "RDMA path MTU (256..4096)", mtu);
+    AddCheckedValue(cmd, "pcap", "write a pcap of both NICs", pcap);
+    AddCheckedValue(cmd, "ascii", "write an ascii trace of both NICs", ascii);
+    AddCheckedValue(cmd, "pcapPrefix", "pcap/ascii file prefix", pcapPrefix);
     cmd.Parse(argc, argv);
+
+    const auto refuse = [](const std::string& reason) {
+        RefuseOption("rdma-point-to-point", reason);
+    };
+    if (size < 1)
+    {
+        refuse("--size=0 must be at least 1");
+    }
+    if (rate.GetBitRate() == 0)
+    {
+        refuse("--rate=0bps must be positive");
+    }
+    if (const std::string problem = FindOutputPathProblem(pcapPrefix); !problem.empty())
+    {
+        refuse("--pcapPrefix=" + pcapPrefix + problem);
+    }
+    if (mtu < RdmaTransport::MIN_PATH_MTU || mtu > RdmaTransport::MAX_PATH_MTU)
+    {
+        refuse("--mtu=" + std::to_string(mtu) + " must be in " +
+               std::to_string(RdmaTransport::MIN_PATH_MTU) + ".." +
+               std::to_string(RdmaTransport::MAX_PATH_MTU));
+    }
 
     NodeContainer hosts;
     hosts.Create(2);
     RocePointToPointHelper wire;
-    wire.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
+    wire.SetDeviceAttribute("DataRate", DataRateValue(rate));
     wire.SetChannelAttribute("Delay", TimeValue(delay));
     NetDeviceContainer nics = wire.Install(hosts);
 
@@ -83,7 +105,7 @@ main(int argc, char* argv[])
     const auto& rx = rdma.GetTransport(1)->GetStats();
     double seconds = g_received.GetSeconds();
     double goodput = size * 8.0 / seconds;
-    double bps = static_cast<double>(DataRate(rate).GetBitRate());
+    double bps = static_cast<double>(rate.GetBitRate());
     double ideal = bps * mtu / (mtu + 82.0); // RoCEv2/IPv4 per-packet overhead 82 B
     std::cout << std::fixed << std::setprecision(3) << "message " << size << " B, MTU " << mtu
               << ", rate " << rate << "\n"

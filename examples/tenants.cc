@@ -158,18 +158,21 @@ main(int argc, char* argv[])
     ExpertParallelOptions moe;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("jobs", "jobs sharing the fabric (at least 2)", jobsText);
-    cmd.AddValue("workloads",
-                 "the jobs' kinds, cycled over the jobs: dp or moe (dp,moe: job 0 data "
-                 "parallel, job 1 an MoE layer, ...)",
-                 workloadsText);
-    cmd.AddValue("jobGpus",
-                 "GPUs of each job, whole servers (a multiple of gpusPerServer)",
-                 jobGpusText);
-    cmd.AddValue("placement",
-                 "disjoint (each job on leaves of its own) or interleaved (every job on every "
-                 "leaf)",
-                 placement);
+    AddCheckedValue(cmd, "jobs", "jobs sharing the fabric (at least 2)", jobsText);
+    AddCheckedValue(cmd,
+                    "workloads",
+                    "the jobs' kinds, cycled over the jobs: dp or moe (dp,moe: job 0 data "
+                    "parallel, job 1 an MoE layer, ...)",
+                    workloadsText);
+    AddCheckedValue(cmd,
+                    "jobGpus",
+                    "GPUs of each job, whole servers (a multiple of gpusPerServer)",
+                    jobGpusText);
+    AddCheckedValue(cmd,
+                    "placement",
+                    "disjoint (each job on leaves of its own) or interleaved (every job on every "
+                    "leaf)",
+                    placement);
     workload.AddToCommandLine(cmd);
     moe.AddToCommandLine(cmd, false);
     options.AddToCommandLine(cmd);
@@ -237,6 +240,7 @@ main(int argc, char* argv[])
     {
         what << "; moe: " << moe.Describe();
     }
+    options.CreateResultsDir();
     PrintHeader(options, what.str());
     const std::string name = "tenants-" + placement + "-" + options.fabric.fabric;
 

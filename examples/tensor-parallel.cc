@@ -52,27 +52,38 @@ main(int argc, char* argv[])
     std::string iterationsText = "2";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("tp", "T, the tensor-parallel group's size (at least 2)", tpText);
-    cmd.AddValue("gpus", "the group's GPUs, T of them (0-7); empty: GPUs 0 .. T-1", gpusText);
-    cmd.AddValue("layers", "transformer layers per iteration", layersText);
-    cmd.AddValue("collectivesPerLayer",
-                 "blocks per layer, each compute then a collective (Megatron: 2)",
-                 collectivesPerLayerText);
-    cmd.AddValue("activationBytes",
-                 "S of every collective: sequence x hidden x bytes per element x microbatch "
-                 "(K, M, G suffixes)",
-                 activationBytesText);
-    cmd.AddValue("forwardTime",
-                 "compute of one forward block on each rank (300us)",
-                 forwardTimeText);
-    cmd.AddValue("backwardTime", "compute of one backward block on each rank", backwardTimeText);
-    cmd.AddValue("computeJitter",
-                 "standard deviation of a normal draw added to every compute block (0: none)",
-                 computeJitterText);
-    cmd.AddValue("sequenceParallel",
-                 "a ReduceScatter and an AllGather in place of each AllReduce",
-                 sequenceParallel);
-    cmd.AddValue("iterations", "training iterations", iterationsText);
+    AddCheckedValue(cmd, "tp", "T, the tensor-parallel group's size (at least 2)", tpText);
+    AddCheckedValue(cmd,
+                    "gpus",
+                    "the group's GPUs, T of them (0-7); empty: GPUs 0 .. T-1",
+                    gpusText);
+    AddCheckedValue(cmd, "layers", "transformer layers per iteration", layersText);
+    AddCheckedValue(cmd,
+                    "collectivesPerLayer",
+                    "blocks per layer, each compute then a collective (Megatron: 2)",
+                    collectivesPerLayerText);
+    AddCheckedValue(cmd,
+                    "activationBytes",
+                    "S of every collective: sequence x hidden x bytes per element x microbatch "
+                    "(K, M, G suffixes)",
+                    activationBytesText);
+    AddCheckedValue(cmd,
+                    "forwardTime",
+                    "compute of one forward block on each rank (300us)",
+                    forwardTimeText);
+    AddCheckedValue(cmd,
+                    "backwardTime",
+                    "compute of one backward block on each rank",
+                    backwardTimeText);
+    AddCheckedValue(cmd,
+                    "computeJitter",
+                    "standard deviation of a normal draw added to every compute block (0: none)",
+                    computeJitterText);
+    AddCheckedValue(cmd,
+                    "sequenceParallel",
+                    "a ReduceScatter and an AllGather in place of each AllReduce",
+                    sequenceParallel);
+    AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 

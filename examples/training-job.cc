@@ -95,34 +95,42 @@ main(int argc, char* argv[])
     GatingOptions gate;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("model",
-                 "the model: gpt3-1.3b, gpt3-175b, llama2-70b, mixtral-8x7b or custom "
-                 "(the sizes' defaults)",
-                 modelName);
+    AddCheckedValue(cmd,
+                    "model",
+                    "the model: gpt3-1.3b, gpt3-175b, llama2-70b, mixtral-8x7b or custom "
+                    "(the sizes' defaults)",
+                    modelName);
     for (ModelOption& m : modelOptions)
     {
-        cmd.AddValue(m.option, std::string(m.help) + " (empty: the model's)", m.text);
+        AddCheckedValue(cmd, m.option, std::string(m.help) + " (empty: the model's)", m.text);
     }
-    cmd.AddValue("tp", "tensor-parallel degree (inside a server)", tpText);
-    cmd.AddValue("pp", "pipeline stages", ppText);
-    cmd.AddValue("dp", "data-parallel degree", dpText);
-    cmd.AddValue("ep", "expert-parallel degree (divides dp and the experts)", epText);
-    cmd.AddValue("gpus",
-                 "the job's GPUs, tp x pp x dp of them (0-31); empty: GPUs 0 .. N-1",
-                 gpusText);
-    cmd.AddValue("microbatches", "microbatches per iteration per replica", microbatchesText);
-    cmd.AddValue("schedule", "pipeline schedule: 1f1b or gpipe", schedule);
-    cmd.AddValue("gpuTflops",
-                 "TFLOP/s one GPU achieves (400: an H100 at 40% of its dense BF16 peak)",
-                 gpuTflopsText);
-    cmd.AddValue("sequenceParallel",
-                 "ReduceScatter + AllGather in place of each TP AllReduce",
-                 sequenceParallel);
-    cmd.AddValue("bucketBytes", "gradient bytes per GPU in one DP bucket", bucketBytesText);
-    cmd.AddValue("overlap",
-                 "start gradient buckets under the last backward pass (false: after it)",
-                 overlap);
-    cmd.AddValue("iterations", "training iterations", iterationsText);
+    AddCheckedValue(cmd, "tp", "tensor-parallel degree (inside a server)", tpText);
+    AddCheckedValue(cmd, "pp", "pipeline stages", ppText);
+    AddCheckedValue(cmd, "dp", "data-parallel degree", dpText);
+    AddCheckedValue(cmd, "ep", "expert-parallel degree (divides dp and the experts)", epText);
+    AddCheckedValue(cmd,
+                    "gpus",
+                    "the job's GPUs, tp x pp x dp of them (0-31); empty: GPUs 0 .. N-1",
+                    gpusText);
+    AddCheckedValue(cmd,
+                    "microbatches",
+                    "microbatches per iteration per replica",
+                    microbatchesText);
+    AddCheckedValue(cmd, "schedule", "pipeline schedule: 1f1b or gpipe", schedule);
+    AddCheckedValue(cmd,
+                    "gpuTflops",
+                    "TFLOP/s one GPU achieves (400: an H100 at 40% of its dense BF16 peak)",
+                    gpuTflopsText);
+    AddCheckedValue(cmd,
+                    "sequenceParallel",
+                    "ReduceScatter + AllGather in place of each TP AllReduce",
+                    sequenceParallel);
+    AddCheckedValue(cmd, "bucketBytes", "gradient bytes per GPU in one DP bucket", bucketBytesText);
+    AddCheckedValue(cmd,
+                    "overlap",
+                    "start gradient buckets under the last backward pass (false: after it)",
+                    overlap);
+    AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
     gate.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);

@@ -73,20 +73,23 @@ class WorkloadExampleOptions
     {
         cluster.AddToCommandLine(cmd);
         fabric.AddToCommandLine(cmd);
-        cmd.AddValue("congestionControl",
-                     "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
-                     "fabric, Dcqcn on the Ethernet Clos)",
-                     congestionControl);
-        cmd.AddValue("slowGpu",
-                     "stragglers: GPU:FACTOR:TIME[,GPU:FACTOR:TIME...], GPU (global rank) "
-                     "computing FACTOR times slower from TIME on (2:1.5:0 = GPU 2 at two thirds "
-                     "of its speed from the start)",
-                     slowGpuText);
-        cmd.AddValue("slowNic",
-                     "impaired NICs: HOST:FRACTION:TIME[,...], host HOST's NIC sending at "
-                     "FRACTION (0..1] of the host link rate from TIME on (5:0.5:10ms)",
-                     slowNicText);
-        cmd.AddValue("resultsDir", "folder of the JSON and CSV results", resultsDir);
+        AddCheckedValue(cmd,
+                        "congestionControl",
+                        "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                        "fabric, Dcqcn on the Ethernet Clos)",
+                        congestionControl);
+        AddCheckedValue(cmd,
+                        "slowGpu",
+                        "stragglers: GPU:FACTOR:TIME[,GPU:FACTOR:TIME...], GPU (global rank) "
+                        "computing FACTOR times slower from TIME on (2:1.5:0 = GPU 2 at two thirds "
+                        "of its speed from the start)",
+                        slowGpuText);
+        AddCheckedValue(cmd,
+                        "slowNic",
+                        "impaired NICs: HOST:FRACTION:TIME[,...], host HOST's NIC sending at "
+                        "FRACTION (0..1] of the host link rate from TIME on (5:0.5:10ms)",
+                        slowNicText);
+        AddCheckedValue(cmd, "resultsDir", "folder of the JSON and CSV results", resultsDir);
     }
 
     /**
@@ -407,19 +410,23 @@ struct DataParallelOptions
     /// \param cmd the command line to add the options to
     void AddToCommandLine(CommandLine& cmd)
     {
-        cmd.AddValue("gradientBytes",
-                     "gradient bytes AllReduced per iteration (K, M, G suffixes)",
-                     gradientBytesText);
-        cmd.AddValue("bucketBytes",
-                     "bytes per gradient bucket (DDP's bucket_cap_mb)",
-                     bucketBytesText);
-        cmd.AddValue("forwardTime",
-                     "forward pass of one iteration on each rank (10ms)",
-                     forwardTimeText);
-        cmd.AddValue("backwardTime",
-                     "backward pass of one iteration on each rank",
-                     backwardTimeText);
-        cmd.AddValue("iterations", "training iterations", iterationsText);
+        AddCheckedValue(cmd,
+                        "gradientBytes",
+                        "gradient bytes AllReduced per iteration (K, M, G suffixes)",
+                        gradientBytesText);
+        AddCheckedValue(cmd,
+                        "bucketBytes",
+                        "bytes per gradient bucket (DDP's bucket_cap_mb)",
+                        bucketBytesText);
+        AddCheckedValue(cmd,
+                        "forwardTime",
+                        "forward pass of one iteration on each rank (10ms)",
+                        forwardTimeText);
+        AddCheckedValue(cmd,
+                        "backwardTime",
+                        "backward pass of one iteration on each rank",
+                        backwardTimeText);
+        AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
     }
 
     /// Read the options, refusing bad ones by name. \param input the example's input
@@ -480,11 +487,15 @@ struct GatingOptions
     /// \param cmd the command line to add the options to
     void AddToCommandLine(CommandLine& cmd)
     {
-        cmd.AddValue("gating",
-                     "expert popularity: uniform, zipf (weight 1/(i+1)^skew) or hot (one "
-                     "expert takes --skew of the first choices), redrawn every iteration",
-                     gating);
-        cmd.AddValue("skew", "the Zipf exponent (>= 0) or the hot fraction (0..1)", skewText);
+        AddCheckedValue(cmd,
+                        "gating",
+                        "expert popularity: uniform, zipf (weight 1/(i+1)^skew) or hot (one "
+                        "expert takes --skew of the first choices), redrawn every iteration",
+                        gating);
+        AddCheckedValue(cmd,
+                        "skew",
+                        "the Zipf exponent (>= 0) or the hot fraction (0..1)",
+                        skewText);
     }
 
     /// Read the options, refusing bad ones by name. \param input the example's input
@@ -561,18 +572,32 @@ struct ExpertParallelOptions
     /// \param cmd the command line \param withIterations add --iterations too
     void AddToCommandLine(CommandLine& cmd, bool withIterations = true)
     {
-        cmd.AddValue("experts", "experts of the layer, a multiple of the ranks", expertsText);
-        cmd.AddValue("tokensPerRank", "tokens each rank routes per iteration", tokensPerRankText);
-        cmd.AddValue("topK", "distinct experts each token goes to (1 .. experts)", topKText);
-        cmd.AddValue("bytesPerToken",
-                     "bytes of a token's hidden state (hidden size x bytes per element)",
-                     bytesPerTokenText);
-        cmd.AddValue("computePerToken",
-                     "expert compute per token received (1us)",
-                     computePerTokenText);
+        AddCheckedValue(cmd,
+                        "experts",
+                        "experts of the layer, a multiple of the ranks",
+                        expertsText);
+        AddCheckedValue(cmd,
+                        "tokensPerRank",
+                        "tokens each rank routes per iteration",
+                        tokensPerRankText);
+        AddCheckedValue(cmd,
+                        "topK",
+                        "distinct experts each token goes to (1 .. experts)",
+                        topKText);
+        AddCheckedValue(cmd,
+                        "bytesPerToken",
+                        "bytes of a token's hidden state (hidden size x bytes per element)",
+                        bytesPerTokenText);
+        AddCheckedValue(cmd,
+                        "computePerToken",
+                        "expert compute per token received (1us)",
+                        computePerTokenText);
         if (withIterations)
         {
-            cmd.AddValue("iterations", "training iterations (one MoE layer each)", iterationsText);
+            AddCheckedValue(cmd,
+                            "iterations",
+                            "training iterations (one MoE layer each)",
+                            iterationsText);
         }
         gate.AddToCommandLine(cmd);
     }

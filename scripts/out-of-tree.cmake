@@ -185,6 +185,17 @@ function(ai_fabric_add_out_of_tree_tests)
     math(EXPR refusal_index "${refusal_index} + 1")
   endforeach()
 
+  # Every option of every example given bad values of its kind: each must be
+  # refused (exit status 1, nothing run, the option named); one test an example.
+  file(GLOB example_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/examples/*.cc)
+  foreach(example_source ${example_sources})
+    get_filename_component(example_name ${example_source} NAME_WE)
+    add_test(NAME ai-fabric-bad-values-${example_name}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-bad-values.py
+                     ${CMAKE_BINARY_DIR}/examples ${example_name}
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  endforeach()
+
   # Style: every C++ file formatted with ns-3's .clang-format.
   find_program(AI_FABRIC_CLANG_FORMAT NAMES clang-format-14 clang-format REQUIRED)
   file(GLOB_RECURSE cxx_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/model/*.cc

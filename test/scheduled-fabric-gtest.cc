@@ -148,6 +148,16 @@ TEST(ScheduledFabricDeathTest, CellHeaderNotBelowCellSize)
                  "CellHeader=16 must be smaller than CellSize=16");
     EXPECT_DEATH(CellSegmenter::FromCellSize(64, 80, true),
                  "CellHeader=80 must be smaller than CellSize=64");
+    // CellSize 32 - the default CellHeader 16 leaves a payload of 16, no larger
+    // than the header.
+    EXPECT_DEATH(Build(Small(), "CellSize", "32"),
+                 "CellHeader=16 must be smaller than CellPayload=16");
+}
+
+TEST(ScheduledFabricDeathTest, CellHeaderNotBelowCellPayload)
+{
+    EXPECT_DEATH(Build(Small(), "CellHeader", "256"),
+                 "CellHeader=256 must be smaller than CellPayload=256");
 }
 
 TEST(ScheduledFabricDeathTest, CreditSmallerThanOneCell)

@@ -4,6 +4,8 @@
 
 #include "cluster-description.h"
 
+#include "checked-value.h"
+
 #include "ns3/abort.h"
 #include "ns3/command-line.h"
 
@@ -252,33 +254,43 @@ ClusterDescription::GetLocalGpu(uint32_t rank) const
 }
 
 void
-ClusterDescription::AddToCommandLine(CommandLine& cmd, const std::string& prefix)
+ClusterDescription::AddToCommandLine(CommandLine& cmd,
+                                     const std::string& prefix,
+                                     const std::map<std::string, std::string>& help)
 {
-    cmd.AddValue(prefix + "leaves", "number of leaf switches", leaves);
-    cmd.AddValue(prefix + "hostsPerLeaf", "hosts attached to each leaf", hostsPerLeaf);
-    cmd.AddValue(prefix + "spines", "number of spine switches", spines);
-    cmd.AddValue(prefix + "linksPerLeafSpine",
-                 "parallel fabric links per leaf-spine pair",
-                 linksPerLeafSpine);
-    cmd.AddValue(prefix + "hostPortsPerLeaf", "host-facing ports per leaf", hostPortsPerLeaf);
-    cmd.AddValue(prefix + "fabricPortsPerLeaf", "fabric-facing ports per leaf", fabricPortsPerLeaf);
-    cmd.AddValue(prefix + "hostLinkRate", "host-leaf link rate", hostLinkRate);
-    cmd.AddValue(prefix + "hostLinkDelay", "host-leaf propagation delay", hostLinkDelay);
-    cmd.AddValue(prefix + "fabricLinkRate", "leaf-spine link rate", fabricLinkRate);
-    cmd.AddValue(prefix + "fabricLinkDelay", "leaf-spine propagation delay", fabricLinkDelay);
-    cmd.AddValue(prefix + "hostNetwork", "first address of the host block", hostNetwork);
-    cmd.AddValue(prefix + "hostNetworkPrefixLength",
-                 "prefix length of the host block",
-                 hostNetworkPrefixLength);
-    cmd.AddValue(prefix + "gpusPerServer",
-                 "GPUs per server, each with its own NIC (one host); hosts must be a "
-                 "multiple of it when servers are used",
-                 gpusPerServer);
-    cmd.AddValue(prefix + "nicPlacement",
-                 "GPU NICs on the leaves: rail (GPU g of every server on the leaf of rail g; "
-                 "leaves a multiple of gpusPerServer) or server (all GPUs of a server on one "
-                 "leaf; hostsPerLeaf a multiple of gpusPerServer)",
-                 nicPlacement);
+    const auto add =
+        [&cmd, &prefix, &help](const std::string& name, const std::string& text, auto& field) {
+            const auto given = help.find(name);
+            if (given == help.end())
+            {
+                AddCheckedValue(cmd, prefix + name, text, field);
+            }
+            else if (!given->second.empty())
+            {
+                AddCheckedValue(cmd, prefix + name, given->second, field);
+            }
+        };
+    add("leaves", "number of leaf switches", leaves);
+    add("hostsPerLeaf", "hosts attached to each leaf", hostsPerLeaf);
+    add("spines", "number of spine switches", spines);
+    add("linksPerLeafSpine", "parallel fabric links per leaf-spine pair", linksPerLeafSpine);
+    add("hostPortsPerLeaf", "host-facing ports per leaf", hostPortsPerLeaf);
+    add("fabricPortsPerLeaf", "fabric-facing ports per leaf", fabricPortsPerLeaf);
+    add("hostLinkRate", "host-leaf link rate", hostLinkRate);
+    add("hostLinkDelay", "host-leaf propagation delay", hostLinkDelay);
+    add("fabricLinkRate", "leaf-spine link rate", fabricLinkRate);
+    add("fabricLinkDelay", "leaf-spine propagation delay", fabricLinkDelay);
+    add("hostNetwork", "first address of the host block", hostNetwork);
+    add("hostNetworkPrefixLength", "prefix length of the host block", hostNetworkPrefixLength);
+    add("gpusPerServer",
+        "GPUs per server, each with its own NIC (one host); hosts must be a "
+        "multiple of it when servers are used",
+        gpusPerServer);
+    add("nicPlacement",
+        "GPU NICs on the leaves: rail (GPU g of every server on the leaf of rail g; "
+        "leaves a multiple of gpusPerServer) or server (all GPUs of a server on one "
+        "leaf; hostsPerLeaf a multiple of gpusPerServer)",
+        nicPlacement);
 }
 
 std::string

@@ -44,8 +44,6 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaTransport);
 
 namespace
 {
-constexpr uint32_t MIN_PATH_MTU = 256;
-constexpr uint32_t MAX_PATH_MTU = 4096;
 constexpr uint8_t UDP_PROTOCOL = 17;
 constexpr uint32_t IPV4_HEADER_BYTES = 20;
 constexpr uint32_t UDP_HEADER_BYTES = 8;

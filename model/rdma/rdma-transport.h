@@ -184,6 +184,9 @@ class RdmaTransport : public Object
     static constexpr uint32_t QPN_BASE = 0x100;
     /// Bytes of IPv4 + UDP + BTH + ICRC around every RoCE payload.
     static constexpr uint32_t HEADER_BYTES = 20 + 8 + 12 + 4;
+    /// Smallest Mtu (the InfiniBand path MTUs run from 256 to 4096 B)
+    static constexpr uint32_t MIN_PATH_MTU = 256;
+    static constexpr uint32_t MAX_PATH_MTU = 4096; //!< largest Mtu
 
   protected:
     /// Remove the events, dispose of the queue pairs, detach from the device and the peer table.

@@ -56,7 +56,7 @@ ScheduledLeafSwitch::GetTypeId()
             // Assumption: a 16-byte cell header (destination, source, sequence,
             // offset, type), in the range of published cell formats.
             .AddAttribute("CellHeader",
-                          "Header bytes per cell",
+                          "Header bytes per cell (below the cell's payload)",
                           UintegerValue(16),
                           MakeUintegerAccessor(&ScheduledLeafSwitch::m_cellHeader),
                           MakeUintegerChecker<uint32_t>())
@@ -266,6 +266,11 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
         m_cellPayload = m_cellSize - m_cellHeader;
     }
     NS_ABORT_MSG_IF(m_cellPayload < 1, "CellPayload must be at least 1 byte, got CellPayload=0");
+    // A cell fabric's header is a small fraction of its cell; one as large as the
+    // payload is a mistyped value, not a design.
+    NS_ABORT_MSG_IF(m_cellHeader >= m_cellPayload,
+                    "CellHeader=" << m_cellHeader
+                                  << " must be smaller than CellPayload=" << m_cellPayload);
     const uint64_t smallestQueue =
         2 * uint64_t{m_cellPayload + m_cellHeader} + m_controlReserveCells * m_controlCellBytes;
     NS_ABORT_MSG_IF(m_fabricPortQueueLimit < smallestQueue,
