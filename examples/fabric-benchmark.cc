@@ -1,0 +1,777 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The speed and scale of the simulator itself, not of a fabric: how many packets,
+// cells and simulator events one wall-second buys, and how much memory a run
+// takes, for named scenarios at a range of cluster sizes on each fabric.
+//
+// Scenarios (every host is one GPU's NIC; G GPUs form sqrt(G) leaves of sqrt(G)
+// hosts and sqrt(G) spines, so G must be a square: 16, 64, 256, 1024, 4096):
+//   permutation  every host sends UDP at line rate to the host hostsPerLeaf on
+//                (every flow crosses the fabric) for --simTime
+//   incast       groups of 16 hosts spread over the leaves, 15 senders to 1
+//                receiver in each, UDP at line rate for --simTime
+//   allreduce    one ring AllReduce of --allReduceBytes per rank over RDMA, one
+//                GPU per server (every step crosses the NIC), run to completion
+// Fabrics: scheduled, ethernet (ECMP, PFC, DCQCN for RDMA) and vanilla: ns-3's
+// own PointToPoint leaf-spine of the same shape, Internet stack, global routing
+// with ECMP (per packet, RandomEcmpRouting), OnOff UDP senders at the same
+// offered load and no queue disc (UDP scenarios only; up to --vanillaUpTo GPUs,
+// as global routing's set-up grows fast with the node count).
+//
+// Each run is a child process of this program (so that its peak resident memory
+// is its own); the program also measures, in the same invocation, the raw event
+// rate of the ns-3 scheduler in use (a chain of no-op events), so every figure
+// can be read as a ratio that holds across machines. It prints a table and
+// writes every figure as JSON (--json).
+//
+//   ./fabric-benchmark
+//   ./fabric-benchmark --scenarios=permutation,allreduce --gpus=16,64,256,1024
+//   ./fabric-benchmark --SchedulerType=ns3::HeapScheduler
+
+#include "fabric-example.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("FabricBenchmark");
+
+namespace
+{
+
+/// UDP packets of the UDP scenarios: IPv4 packet bytes, and their UDP payload.
+constexpr uint32_t IPV4_PACKET_BYTES = 4096;
+constexpr uint32_t UDP_PAYLOAD_BYTES = IPV4_PACKET_BYTES - 20 - 8;
+/// Hosts per incast group (one receiver, the others senders).
+constexpr uint32_t INCAST_GROUP = 16;
+
+/// The parameters every run shares, as read from the command line.
+struct BenchmarkParameters
+{
+    DataRate rate{"100Gbps"};      //!< every link's rate
+    Time simTime{MilliSeconds(3)}; //!< how long the UDP scenarios send
+    uint64_t allReduceBytes{0};    //!< S of the AllReduce, bytes per rank
+};
+
+/// What one run measured.
+struct RunFigures
+{
+    uint64_t payloadBytes{0}; //!< application payload delivered
+    uint64_t packets{0};      //!< packets delivered (UDP) or RDMA data packets sent
+    uint64_t cells{0};        //!< data cells (scheduled fabric only)
+    uint64_t events{0};       //!< simulator events executed
+    double setupSeconds{0};   //!< wall time to build the simulation
+    double runSeconds{0};     //!< wall time of Simulator::Run
+    Time simulated;           //!< simulated time the run covered
+};
+
+/// \return seconds since an arbitrary start, from a steady clock
+double
+WallSeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+/// \param gpus GPUs (hosts) \param rate link rate \return the cluster of that size
+ClusterDescription
+MakeCluster(uint32_t gpus, DataRate rate)
+{
+    const auto side = static_cast<uint32_t>(std::lround(std::sqrt(double(gpus))));
+    ClusterDescription cluster;
+    cluster.leaves = side;
+    cluster.hostsPerLeaf = side;
+    cluster.spines = side;
+    cluster.hostPortsPerLeaf = side;
+    cluster.fabricPortsPerLeaf = side;
+    cluster.hostLinkRate = rate;
+    cluster.fabricLinkRate = rate;
+    cluster.gpusPerServer = 1; // every ring step crosses the NIC
+    cluster.nicPlacement = "server";
+    return cluster;
+}
+
+/// \param cluster a cluster \return each host's UDP destination in the permutation
+std::vector<uint32_t>
+PermutationDestinations(const ClusterDescription& cluster)
+{
+    const uint32_t hosts = cluster.GetHosts();
+    std::vector<uint32_t> dst(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        dst[h] = (h + cluster.hostsPerLeaf) % hosts;
+    }
+    return dst;
+}
+
+/**
+ * \param cluster a cluster
+ * \return each host's UDP destination in the incast (hosts.size() for a receiver):
+ *         group g holds hosts g, g + G/16, g + 2G/16, ...; its first host receives
+ */
+std::vector<uint32_t>
+IncastDestinations(const ClusterDescription& cluster)
+{
+    const uint32_t hosts = cluster.GetHosts();
+    const uint32_t groups = std::max(1u, hosts / INCAST_GROUP);
+    std::vector<uint32_t> dst(hosts, hosts);
+    for (uint32_t h = groups; h < hosts; ++h)
+    {
+        dst[h] = h % groups;
+    }
+    return dst;
+}
+
+/// Packets and bytes a host's NIC hands up.
+struct DeliveryCounter
+{
+    uint64_t packets{0}; //!< packets received
+    uint64_t bytes{0};   //!< their IPv4 bytes
+
+    /// Receive callback of a host NIC: count. \return true
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
+    {
+        ++packets;
+        bytes += packet->GetSize();
+        return true;
+    }
+};
+
+/// \param fabric the fabric after a run \param figures completed with its cell count
+void
+AddCells(const ClusterFabricHelper& fabric, RunFigures* figures)
+{
+    if (const auto* scheduled = dynamic_cast<const ScheduledFabricHelper*>(&fabric))
+    {
+        figures->cells = scheduled->GetTotals().dataCells;
+    }
+}
+
+/// \param name scheduled or ethernet \return that fabric's helper, with defaults
+std::unique_ptr<ClusterFabricHelper>
+MakeFabric(const std::string& name)
+{
+    if (name == "scheduled")
+    {
+        return std::make_unique<ScheduledFabricHelper>();
+    }
+    return std::make_unique<EthernetClosHelper>();
+}
+
+/**
+ * UDP at line rate from every host with a destination, on an ai-fabric fabric.
+ * \param fabricName scheduled or ethernet \param cluster the cluster
+ * \param dst each host's destination (GetHosts() for none)
+ * \param parameters the shared parameters
+ * \return what the run measured
+ */
+RunFigures
+RunUdp(const std::string& fabricName,
+       const ClusterDescription& cluster,
+       const std::vector<uint32_t>& dst,
+       const BenchmarkParameters& parameters)
+{
+    const double setupStart = WallSeconds();
+    auto fabric = MakeFabric(fabricName);
+    fabric->Install(cluster);
+    int64_t stream = 1 + fabric->AssignStreams(1);
+    const uint32_t hosts = cluster.GetHosts();
+    std::vector<DeliveryCounter> counters(hosts);
+    std::vector<Ptr<UdpLineRateSource>> sources;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        fabric->GetHostDevice(h)->SetReceiveCallback(
+            MakeCallback(&DeliveryCounter::Receive, &counters[h]));
+        if (dst[h] == hosts)
+        {
+            continue;
+        }
+        auto source = CreateObject<UdpLineRateSource>();
+        source->SetAttribute("PacketSize", UintegerValue(IPV4_PACKET_BYTES));
+        source->AssignStreams(stream++);
+        source->Setup(fabric->GetHostDevice(h), cluster.GetHostAddress(dst[h]));
+        source->Start(Time(0));
+        source->Stop(parameters.simTime);
+        sources.push_back(source);
+    }
+    Simulator::Stop(parameters.simTime);
+    RunFigures figures;
+    figures.setupSeconds = WallSeconds() - setupStart;
+    const double runStart = WallSeconds();
+    Simulator::Run();
+    figures.runSeconds = WallSeconds() - runStart;
+    figures.events = Simulator::GetEventCount();
+    figures.simulated = Simulator::Now();
+    for (const auto& counter : counters)
+    {
+        figures.packets += counter.packets;
+    }
+    figures.payloadBytes = figures.packets * UDP_PAYLOAD_BYTES;
+    AddCells(*fabric, &figures);
+    Simulator::Destroy();
+    return figures;
+}
+
+/**
+ * The same UDP traffic on ns-3's own models: PointToPoint links of the cluster's
+ * shape, Internet stack, global routing with per-packet ECMP, OnOff senders at
+ * the line rate and PacketSinks, no queue disc.
+ * \param cluster the cluster \param dst each host's destination (GetHosts() for none)
+ * \param parameters the shared parameters
+ * \return what the run measured
+ */
+RunFigures
+RunVanillaUdp(const ClusterDescription& cluster,
+              const std::vector<uint32_t>& dst,
+              const BenchmarkParameters& parameters)
+{
+    const double setupStart = WallSeconds();
+    Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
+    NodeContainer hosts;
+    NodeContainer leaves;
+    NodeContainer spines;
+    hosts.Create(cluster.GetHosts());
+    leaves.Create(cluster.leaves);
+    spines.Create(cluster.spines);
+    InternetStackHelper internet;
+    internet.Install(hosts);
+    internet.Install(leaves);
+    internet.Install(spines);
+    PointToPointHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(cluster.hostLinkRate));
+    link.SetDeviceAttribute("Mtu", UintegerValue(IPV4_PACKET_BYTES));
+    link.SetChannelAttribute("Delay", TimeValue(cluster.hostLinkDelay));
+    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
+    TrafficControlHelper noQueueDisc;
+    std::vector<Ipv4Address> hostAddress(cluster.GetHosts());
+    const auto connect = [&](Ptr<Node> a, Ptr<Node> b) {
+        NetDeviceContainer devices = link.Install(a, b);
+        Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+        addresses.NewNetwork();
+        noQueueDisc.Uninstall(devices);
+        return interfaces.GetAddress(0);
+    };
+    for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+    {
+        hostAddress[h] = connect(hosts.Get(h), leaves.Get(cluster.GetLeafOfHost(h)));
+    }
+    link.SetDeviceAttribute("DataRate", DataRateValue(cluster.fabricLinkRate));
+    link.SetChannelAttribute("Delay", TimeValue(cluster.fabricLinkDelay));
+    for (uint32_t l = 0; l < cluster.leaves; ++l)
+    {
+        for (uint32_t s = 0; s < cluster.spines; ++s)
+        {
+            connect(leaves.Get(l), spines.Get(s));
+        }
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    const uint16_t port = 9;
+    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sinks = sinkHelper.Install(hosts);
+    // OnOff's rate counts UDP payload; the wire carries it with 28 B of IPv4 and
+    // UDP headers and 2 B of PPP: payload x (rate / wire bytes) fills the link.
+    const double payloadRate =
+        double(cluster.hostLinkRate.GetBitRate()) * UDP_PAYLOAD_BYTES / (IPV4_PACKET_BYTES + 2);
+    for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+    {
+        if (dst[h] == cluster.GetHosts())
+        {
+            continue;
+        }
+        OnOffHelper onOff("ns3::UdpSocketFactory", InetSocketAddress(hostAddress[dst[h]], port));
+        onOff.SetConstantRate(DataRate(static_cast<uint64_t>(payloadRate)), UDP_PAYLOAD_BYTES);
+        ApplicationContainer app = onOff.Install(hosts.Get(h));
+        app.Start(NanoSeconds(h)); // apart by a nanosecond, as the UDP sources' jitter
+        app.Stop(parameters.simTime);
+    }
+    Simulator::Stop(parameters.simTime);
+    RunFigures figures;
+    figures.setupSeconds = WallSeconds() - setupStart;
+    const double runStart = WallSeconds();
+    Simulator::Run();
+    figures.runSeconds = WallSeconds() - runStart;
+    figures.events = Simulator::GetEventCount();
+    figures.simulated = Simulator::Now();
+    for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+    {
+        figures.payloadBytes += DynamicCast<PacketSink>(sinks.Get(h))->GetTotalRx();
+    }
+    figures.packets = figures.payloadBytes / UDP_PAYLOAD_BYTES;
+    Simulator::Destroy();
+    return figures;
+}
+
+/**
+ * Keep an AllReduce's result and stop the simulation (timers of the transport
+ * would otherwise keep it running).
+ * \param out set to the result \param finished set to true \param result the result
+ */
+void
+RecordAllReduce(CollectiveResult* out, bool* finished, const CollectiveResult& result)
+{
+    *out = result;
+    *finished = true;
+    Simulator::Stop();
+}
+
+/**
+ * One ring AllReduce over RDMA, to completion.
+ * \param fabricName scheduled or ethernet \param cluster the cluster
+ * \param parameters the shared parameters
+ * \return what the run measured
+ */
+RunFigures
+RunAllReduce(const std::string& fabricName,
+             const ClusterDescription& cluster,
+             const BenchmarkParameters& parameters)
+{
+    const double setupStart = WallSeconds();
+    auto fabric = MakeFabric(fabricName);
+    fabric->Install(cluster);
+    RdmaHelper rdma;
+    if (fabricName == "ethernet")
+    {
+        rdma.SetTransportAttribute("CongestionControl",
+                                   TypeIdValue(DcqcnCongestionControl::GetTypeId()));
+    }
+    rdma.Install(fabric->GetHostDevices());
+    CollectiveHelper collectives;
+    collectives.Install(cluster, rdma);
+    Ptr<Communicator> world = collectives.CreateWorldCommunicator();
+    CollectiveResult result;
+    bool done = false;
+    collectives.Start(world,
+                      "AllReduce",
+                      parameters.allReduceBytes,
+                      MakeBoundCallback(&RecordAllReduce, &result, &done));
+    RunFigures figures;
+    figures.setupSeconds = WallSeconds() - setupStart;
+    const double runStart = WallSeconds();
+    Simulator::Run();
+    figures.runSeconds = WallSeconds() - runStart;
+    NS_ABORT_MSG_UNLESS(done, "fabric-benchmark: the AllReduce did not complete");
+    figures.events = Simulator::GetEventCount();
+    figures.simulated = result.GetDuration();
+    for (uint64_t bytes : result.bytesSent)
+    {
+        figures.payloadBytes += bytes;
+    }
+    for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+    {
+        figures.packets += rdma.GetTransport(h)->GetStats().dataPacketsSent;
+    }
+    AddCells(*fabric, &figures);
+    Simulator::Destroy();
+    return figures;
+}
+
+/// \param left events still to schedule; each event schedules the next
+void
+NoOpChain(uint64_t* left)
+{
+    if (--*left > 0)
+    {
+        Simulator::Schedule(NanoSeconds(1), &NoOpChain, left);
+    }
+}
+
+/// \param count events in the chain \return events per wall-second of the scheduler in use
+double
+MeasureRawEventRate(uint64_t count)
+{
+    uint64_t left = count;
+    Simulator::Schedule(NanoSeconds(1), &NoOpChain, &left);
+    const double start = WallSeconds();
+    Simulator::Run();
+    const double seconds = WallSeconds() - start;
+    const uint64_t events = Simulator::GetEventCount();
+    Simulator::Destroy();
+    return events / seconds;
+}
+
+/// One run of the table: scenario, fabric, GPUs.
+struct RunSpec
+{
+    std::string scenario; //!< permutation, incast or allreduce
+    std::string fabric;   //!< scheduled, ethernet or vanilla
+    uint32_t gpus{0};     //!< GPUs (hosts)
+};
+
+/**
+ * Run one scenario in a child process (this program with --run) and read its
+ * figures and its peak resident memory.
+ * \param self this program's path \param arguments the command line, passed on
+ * \param spec the run \param peakKilobytes set to the child's peak resident memory
+ * \return the child's figures (JSON), or null if it failed
+ */
+nlohmann::json
+RunChild(const std::string& self,
+         const std::vector<std::string>& arguments,
+         const RunSpec& spec,
+         long* peakKilobytes)
+{
+    std::vector<std::string> args{self};
+    args.insert(args.end(), arguments.begin(), arguments.end());
+    args.push_back("--run=" + spec.scenario + ":" + spec.fabric + ":" + std::to_string(spec.gpus));
+    std::vector<char*> argv;
+    for (auto& arg : args)
+    {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    int pipeEnds[2];
+    NS_ABORT_MSG_IF(pipe(pipeEnds) != 0, "fabric-benchmark: pipe failed");
+    const pid_t child = fork();
+    NS_ABORT_MSG_IF(child < 0, "fabric-benchmark: fork failed");
+    if (child == 0)
+    {
+        dup2(pipeEnds[1], STDOUT_FILENO);
+        close(pipeEnds[0]);
+        close(pipeEnds[1]);
+        execv(self.c_str(), argv.data());
+        _exit(127);
+    }
+    close(pipeEnds[1]);
+    std::string output;
+    char buffer[4096];
+    for (ssize_t n; (n = read(pipeEnds[0], buffer, sizeof(buffer))) > 0;)
+    {
+        output.append(buffer, n);
+    }
+    close(pipeEnds[0]);
+    int status = 0;
+    struct rusage usage;
+    wait4(child, &status, 0, &usage);
+    *peakKilobytes = usage.ru_maxrss;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    {
+        return nullptr;
+    }
+    const std::size_t line = output.rfind("\n{");
+    return nlohmann::json::parse(output.substr(line == std::string::npos ? 0 : line + 1));
+}
+
+/// \param text a comma-separated list \return its items
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream list(text);
+    for (std::string item; std::getline(list, item, ',');)
+    {
+        items.push_back(item);
+    }
+    if (text.empty() || text.back() == ',')
+    {
+        items.push_back("");
+    }
+    return items;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    RunRecord::Begin(argc, argv);
+    std::string scenariosText = "permutation,incast,allreduce";
+    std::string fabricsText = "scheduled,ethernet,vanilla";
+    std::string gpusText = "16";
+    uint32_t vanillaUpTo = 256;
+    std::string allReduceBytesText = "4M";
+    uint64_t rawEvents = 2000000;
+    BenchmarkParameters parameters;
+    std::string json = "fabric-benchmark.json";
+    std::string run;
+
+    CommandLine cmd(__FILE__);
+    AddCheckedValue(cmd,
+                    "scenarios",
+                    "comma-separated: permutation, incast, allreduce",
+                    scenariosText);
+    AddCheckedValue(cmd,
+                    "fabrics",
+                    "comma-separated: scheduled, ethernet, vanilla (ns-3's PointToPoint and "
+                    "Internet stack; UDP scenarios only)",
+                    fabricsText);
+    AddCheckedValue(cmd,
+                    "gpus",
+                    "comma-separated cluster sizes, each a square of at least 4 "
+                    "(sqrt leaves x sqrt hosts, sqrt spines): 16,64,256,1024,4096",
+                    gpusText);
+    AddCheckedValue(cmd,
+                    "vanillaUpTo",
+                    "the largest cluster the vanilla ns-3 comparator runs on",
+                    vanillaUpTo);
+    AddCheckedValue(cmd, "rate", "every link's rate", parameters.rate);
+    AddCheckedValue(cmd, "simTime", "simulated time of the UDP scenarios", parameters.simTime);
+    AddCheckedValue(cmd,
+                    "allReduceBytes",
+                    "AllReduce size S per rank (K, M, G: powers of 1024)",
+                    allReduceBytesText);
+    AddCheckedValue(cmd,
+                    "rawEvents",
+                    "length of the no-op event chain that measures the raw event rate",
+                    rawEvents);
+    AddCheckedValue(cmd, "json", "JSON results file", json);
+    AddCheckedValue(cmd,
+                    "run",
+                    "internal: run scenario:fabric:gpus in this process and print its "
+                    "figures as JSON",
+                    run);
+    cmd.Parse(argc, argv);
+
+    const ExampleInput input("fabric-benchmark");
+    parameters.allReduceBytes =
+        input.ParseNumberIn("allReduceBytes", allReduceBytesText, 1, uint64_t{1} << 40, true);
+    if (parameters.simTime.IsZero())
+    {
+        input.Refuse("--simTime=0 must be positive");
+    }
+    if (parameters.rate.GetBitRate() == 0)
+    {
+        input.Refuse("--rate=0bps must be positive");
+    }
+    if (rawEvents == 0)
+    {
+        input.Refuse("--rawEvents=0 must be at least 1");
+    }
+    std::vector<RunSpec> runs;
+    std::vector<uint32_t> sizes;
+    for (const std::string& item : SplitList(gpusText))
+    {
+        const uint64_t gpus = input.ParseNumber("gpus", item, false, gpusText);
+        const auto side = static_cast<uint64_t>(std::lround(std::sqrt(double(gpus))));
+        if (gpus < 4 || gpus > 65536 || side * side != gpus)
+        {
+            input.Refuse("--gpus=" + gpusText + ": " + item +
+                         " is not a square of 4..65536 (16, 64, 256, 1024, 4096)");
+        }
+        sizes.push_back(static_cast<uint32_t>(gpus));
+    }
+    const std::vector<std::string> scenarios = SplitList(scenariosText);
+    const std::vector<std::string> fabrics = SplitList(fabricsText);
+    for (const std::string& scenario : scenarios)
+    {
+        if (scenario != "permutation" && scenario != "incast" && scenario != "allreduce")
+        {
+            input.Refuse("--scenarios=" + scenariosText + ": " + scenario +
+                         " is not a scenario (permutation, incast or allreduce)");
+        }
+    }
+    for (const std::string& fabric : fabrics)
+    {
+        if (fabric != "scheduled" && fabric != "ethernet" && fabric != "vanilla")
+        {
+            input.Refuse("--fabrics=" + fabricsText + ": " + fabric +
+                         " is not a fabric (scheduled, ethernet or vanilla)");
+        }
+    }
+    if (!run.empty())
+    {
+        // One run in this process: scenario:fabric:gpus.
+        const std::vector<std::string> fields = [&run] {
+            std::vector<std::string> parts;
+            std::stringstream text(run);
+            for (std::string part; std::getline(text, part, ':');)
+            {
+                parts.push_back(part);
+            }
+            return parts;
+        }();
+        if (fields.size() != 3 ||
+            std::find(scenarios.begin(), scenarios.end(), fields[0]) == scenarios.end() ||
+            std::find(fabrics.begin(), fabrics.end(), fields[1]) == fabrics.end() ||
+            (fields[0] == "allreduce" && fields[1] == "vanilla"))
+        {
+            input.Refuse("--run=" + run +
+                         " is not scenario:fabric:gpus of --scenarios and --fabrics (no "
+                         "allreduce on vanilla)");
+        }
+        const auto gpus = static_cast<uint32_t>(input.ParseNumber("run", fields[2], false, run));
+        const ClusterDescription cluster = MakeCluster(gpus, parameters.rate);
+        if (const std::string problem = cluster.FindProblem(); !problem.empty())
+        {
+            input.Refuse(problem);
+        }
+        RunFigures figures;
+        if (fields[0] == "allreduce")
+        {
+            figures = RunAllReduce(fields[1], cluster, parameters);
+        }
+        else
+        {
+            const auto dst = fields[0] == "incast" ? IncastDestinations(cluster)
+                                                   : PermutationDestinations(cluster);
+            figures = fields[1] == "vanilla" ? RunVanillaUdp(cluster, dst, parameters)
+                                             : RunUdp(fields[1], cluster, dst, parameters);
+        }
+        std::cout << nlohmann::json{{"payloadBytes", figures.payloadBytes},
+                                    {"packets", figures.packets},
+                                    {"cells", figures.cells},
+                                    {"events", figures.events},
+                                    {"setupSeconds", figures.setupSeconds},
+                                    {"runSeconds", figures.runSeconds},
+                                    {"simulatedSeconds", figures.simulated.GetSeconds()}}
+                         .dump()
+                  << std::endl;
+        return 0;
+    }
+    if (const std::string problem = FindOutputPathProblem(json); !problem.empty())
+    {
+        input.Refuse("--json=" + json + problem);
+    }
+
+    for (const std::string& scenario : scenarios)
+    {
+        for (uint32_t gpus : sizes)
+        {
+            // Vanilla first, so that the others' rows can show their ratio to it.
+            const bool vanilla =
+                std::find(fabrics.begin(), fabrics.end(), "vanilla") != fabrics.end();
+            if (vanilla && scenario != "allreduce" && gpus <= vanillaUpTo)
+            {
+                runs.push_back({scenario, "vanilla", gpus});
+            }
+            for (const std::string& fabric : fabrics)
+            {
+                if (fabric != "vanilla")
+                {
+                    runs.push_back({scenario, fabric, gpus});
+                }
+            }
+        }
+    }
+
+    // The command line each child gets: this one's options (the --ns3:: and
+    // global ones included), so that it runs with the same scheduler and defaults.
+    std::vector<std::string> arguments(argv + 1, argv + argc);
+    const double rawRate = MeasureRawEventRate(rawEvents);
+    std::cout << "fabric-benchmark: raw ns-3 event rate " << std::fixed << std::setprecision(2)
+              << rawRate / 1e6 << " M events/s (" << rawEvents << " no-op events)" << std::endl;
+    std::printf("%-11s %-9s %5s %9s %10s %9s %9s %11s %7s %8s %7s %6s %9s %8s %8s %7s\n",
+                "scenario",
+                "fabric",
+                "gpus",
+                "sim(us)",
+                "payload",
+                "packets",
+                "cells",
+                "events",
+                "ev/pkt",
+                "run(s)",
+                "Mev/s",
+                "%raw",
+                "kpkt/s",
+                "MB/s",
+                "peakMB",
+                "xvanil");
+    nlohmann::json rows = nlohmann::json::array();
+    std::map<std::string, double> vanillaRate; // scenario:gpus -> delivered packets/s
+    for (const RunSpec& spec : runs)
+    {
+        long peakKilobytes = 0;
+        const nlohmann::json figures = RunChild("/proc/self/exe", arguments, spec, &peakKilobytes);
+        if (figures.is_null())
+        {
+            std::cout << spec.scenario << " " << spec.fabric << " " << spec.gpus
+                      << ": the run failed" << std::endl;
+            rows.push_back({{"scenario", spec.scenario},
+                            {"fabric", spec.fabric},
+                            {"gpus", spec.gpus},
+                            {"failed", true}});
+            continue;
+        }
+        const double runSeconds = figures["runSeconds"];
+        const double events = figures["events"].get<double>();
+        const double packets = figures["packets"].get<double>();
+        const double payload = figures["payloadBytes"].get<double>();
+        const double packetsPerSecond = packets / runSeconds;
+        const std::string key = spec.scenario + ":" + std::to_string(spec.gpus);
+        if (spec.fabric == "vanilla")
+        {
+            vanillaRate[key] = packetsPerSecond;
+        }
+        const double versusVanilla =
+            vanillaRate.count(key) ? packetsPerSecond / vanillaRate[key] : 0.0;
+        const double eventsPerPacket = packets ? events / packets : 0.0;
+        std::printf("%-11s %-9s %5u %9.1f %8.1fMB %9.0f %9.0f %11.0f %7.2f %8.3f %7.2f %6.2f "
+                    "%9.1f %8.1f %8.1f %7s\n",
+                    spec.scenario.c_str(),
+                    spec.fabric.c_str(),
+                    spec.gpus,
+                    figures["simulatedSeconds"].get<double>() * 1e6,
+                    payload / 1e6,
+                    packets,
+                    figures["cells"].get<double>(),
+                    events,
+                    eventsPerPacket,
+                    runSeconds,
+                    events / runSeconds / 1e6,
+                    events / runSeconds / rawRate,
+                    packetsPerSecond / 1e3,
+                    payload / runSeconds / 1e6,
+                    peakKilobytes / 1024.0,
+                    versusVanilla > 0 && spec.fabric != "vanilla"
+                        ? (std::to_string(versusVanilla).substr(0, 5) + "x").c_str()
+                        : "");
+        std::fflush(stdout);
+        nlohmann::json row = figures;
+        row["scenario"] = spec.scenario;
+        row["fabric"] = spec.fabric;
+        row["gpus"] = spec.gpus;
+        row["peakResidentBytes"] = uint64_t(peakKilobytes) * 1024;
+        row["eventsPerSecond"] = events / runSeconds;
+        row["eventRateOfRaw"] = events / runSeconds / rawRate;
+        row["deliveredPacketsPerSecond"] = packetsPerSecond;
+        row["deliveredBytesPerSecond"] = payload / runSeconds;
+        row["eventsPerPacket"] = eventsPerPacket;
+        if (figures["cells"].get<double>() > 0)
+        {
+            row["eventsPerCell"] = events / figures["cells"].get<double>();
+        }
+        if (versusVanilla > 0 && spec.fabric != "vanilla")
+        {
+            row["packetsPerSecondOverVanilla"] = versusVanilla;
+        }
+        rows.push_back(row);
+    }
+    std::cout << "(ev/pkt: events per delivered UDP packet or per RDMA data packet sent; "
+                 "%raw: event rate over the raw scheduler's; xvanil: delivered packets per "
+                 "wall-second over vanilla ns-3's on the same scenario)"
+              << std::endl;
+    nlohmann::json results{{"rawEventsPerSecond", rawRate},
+                           {"rawEvents", rawEvents},
+                           {"rate", ShowDataRate(parameters.rate)},
+                           {"simTimeSeconds", parameters.simTime.GetSeconds()},
+                           {"allReduceBytes", parameters.allReduceBytes},
+                           {"runs", rows},
+                           {"runRecord", RunRecord::Get()}};
+    std::ofstream(json) << results.dump(2) << std::endl;
+    std::cout << "results in " << json << std::endl;
+    return 0;
+}
