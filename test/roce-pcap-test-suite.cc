@@ -155,7 +155,8 @@ class RocePcapTestCase : public TestCase
         for (const std::string host : {"host0", "host2"})
         {
             std::string file = prefix + "-" + host + ".pcap";
-            std::string base = tshark + " -n -r " + file;
+            // Quoted: ns-3.35's temporary file names keep the test's spaces and colon.
+            std::string base = tshark + " -n -r '" + file + "'";
             std::string malformed = Capture(base + " -Y _ws.malformed 2>/dev/null", &status);
             NS_TEST_EXPECT_MSG_EQ(status, 0, "tshark ran on " << file);
             NS_TEST_EXPECT_MSG_EQ(malformed, "", "no malformed frame in " << file);
@@ -284,7 +285,7 @@ class ClosPfcPcapTestCase : public TestCase
             Simulator::Destroy();
         }
         NS_TEST_ASSERT_MSG_GT(port.pfcSent, 1, "the leaf paused host 1 and resumed it");
-        const std::string base = tshark + " -n -r " + file;
+        const std::string base = tshark + " -n -r '" + file + "'";
         const std::string malformed = Capture(base + " -Y _ws.malformed 2>/dev/null", &status);
         NS_TEST_EXPECT_MSG_EQ(status, 0, "tshark ran");
         NS_TEST_EXPECT_MSG_EQ(malformed, "", "no malformed frame");
