@@ -12,7 +12,7 @@
 //                (every flow crosses the fabric) for --simTime
 //   incast       groups of 16 hosts spread over the leaves, 15 senders to 1
 //                receiver in each, UDP at line rate for --simTime
-//   allreduce    one ring AllReduce of --allReduceBytes per rank over RDMA, one
+//   allreduce    one ring AllReduce of --collectiveBytes per rank over RDMA, one
 //                GPU per server (every step crosses the NIC), run to completion
 // Fabrics: scheduled, ethernet (ECMP, PFC, DCQCN for RDMA) and vanilla: ns-3's
 // own PointToPoint leaf-spine of the same shape, Internet stack, global routing
@@ -72,7 +72,7 @@ struct BenchmarkParameters
 {
     DataRate rate{"100Gbps"};      //!< every link's rate
     Time simTime{MilliSeconds(3)}; //!< how long the UDP scenarios send
-    uint64_t allReduceBytes{0};    //!< S of the AllReduce, bytes per rank
+    uint64_t collectiveBytes{0};   //!< per rank: AllReduce S, or bytes the AlltoAllv sends
 };
 
 /// What one run measured.
@@ -326,12 +326,47 @@ RunVanillaUdp(const ClusterDescription& cluster,
 }
 
 /**
- * Keep an AllReduce's result and stop the simulation (timers of the transport
+ * The AlltoAllv matrix of one Mixture-of-Experts layer: one expert per rank,
+ * MOE_TOKENS tokens per rank, each routed to its top 2 experts by a Zipf gate
+ * (exponent 1: the most popular expert draws about 1/H(n) of the tokens), so
+ * the matrix is uneven as a real router's is.
+ * \param ranks n \param bytesPerRank what each rank sends in all (tokens x 2 x
+ *        bytes per token) \return the matrix, row = source, column = destination
+ */
+PairwiseAlltoAllv::Matrix
+MoeMatrix(uint32_t ranks, uint64_t bytesPerRank)
+{
+    constexpr uint32_t MOE_TOKENS = 1024;
+    constexpr uint32_t TOP_K = 2;
+    const uint64_t bytesPerToken = std::max<uint64_t>(1, bytesPerRank / (MOE_TOKENS * TOP_K));
+    Ptr<ExpertGating> gate = ExpertGating::CreateFromSpec("ns3::ZipfGating", "fabric-benchmark");
+    gate->Setup(ranks);
+    auto rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(3);
+    gate->DrawIteration(rng);
+    PairwiseAlltoAllv::Matrix matrix(ranks, std::vector<uint64_t>(ranks, 0));
+    std::vector<uint32_t> experts;
+    for (uint32_t source = 0; source < ranks; ++source)
+    {
+        for (uint32_t token = 0; token < MOE_TOKENS; ++token)
+        {
+            gate->Route(rng, std::min(TOP_K, ranks), experts);
+            for (uint32_t expert : experts)
+            {
+                matrix[source][expert] += bytesPerToken;
+            }
+        }
+    }
+    return matrix;
+}
+
+/**
+ * Keep a collective's result and stop the simulation (timers of the transport
  * would otherwise keep it running).
  * \param out set to the result \param finished set to true \param result the result
  */
 void
-RecordAllReduce(CollectiveResult* out, bool* finished, const CollectiveResult& result)
+RecordCollective(CollectiveResult* out, bool* finished, const CollectiveResult& result)
 {
     *out = result;
     *finished = true;
@@ -339,15 +374,18 @@ RecordAllReduce(CollectiveResult* out, bool* finished, const CollectiveResult& r
 }
 
 /**
- * One ring AllReduce over RDMA, to completion.
- * \param fabricName scheduled or ethernet \param cluster the cluster
- * \param parameters the shared parameters
+ * One collective over RDMA, to completion: a ring AllReduce of
+ * --collectiveBytes per rank, or a Mixture-of-Experts AlltoAllv (MoeMatrix) of
+ * that many bytes sent per rank.
+ * \param scenario allreduce or moe \param fabricName scheduled or ethernet
+ * \param cluster the cluster \param parameters the shared parameters
  * \return what the run measured
  */
 RunFigures
-RunAllReduce(const std::string& fabricName,
-             const ClusterDescription& cluster,
-             const BenchmarkParameters& parameters)
+RunCollective(const std::string& scenario,
+              const std::string& fabricName,
+              const ClusterDescription& cluster,
+              const BenchmarkParameters& parameters)
 {
     const double setupStart = WallSeconds();
     auto fabric = MakeFabric(fabricName);
@@ -364,16 +402,24 @@ RunAllReduce(const std::string& fabricName,
     Ptr<Communicator> world = collectives.CreateWorldCommunicator();
     CollectiveResult result;
     bool done = false;
-    collectives.Start(world,
-                      "AllReduce",
-                      parameters.allReduceBytes,
-                      MakeBoundCallback(&RecordAllReduce, &result, &done));
+    const auto record = MakeBoundCallback(&RecordCollective, &result, &done);
+    if (scenario == "moe")
+    {
+        Ptr<CollectiveOperation> op = collectives.Create("AlltoAllv");
+        auto alltoallv = DynamicCast<PairwiseAlltoAllv>(op);
+        alltoallv->SetMatrix(MoeMatrix(cluster.GetHosts(), parameters.collectiveBytes));
+        op->Start(world, alltoallv->GetMatrixBytes(), record);
+    }
+    else
+    {
+        collectives.Start(world, "AllReduce", parameters.collectiveBytes, record);
+    }
     RunFigures figures;
     figures.setupSeconds = WallSeconds() - setupStart;
     const double runStart = WallSeconds();
     Simulator::Run();
     figures.runSeconds = WallSeconds() - runStart;
-    NS_ABORT_MSG_UNLESS(done, "fabric-benchmark: the AllReduce did not complete");
+    NS_ABORT_MSG_UNLESS(done, "fabric-benchmark: the " << scenario << " did not complete");
     figures.events = Simulator::GetEventCount();
     figures.simulated = result.GetDuration();
     for (uint64_t bytes : result.bytesSent)
@@ -416,7 +462,7 @@ MeasureRawEventRate(uint64_t count)
 /// One run of the table: scenario, fabric, GPUs.
 struct RunSpec
 {
-    std::string scenario; //!< permutation, incast or allreduce
+    std::string scenario; //!< permutation, incast, allreduce or moe
     std::string fabric;   //!< scheduled, ethernet or vanilla
     uint32_t gpus{0};     //!< GPUs (hosts)
 };
@@ -498,11 +544,11 @@ int
 main(int argc, char* argv[])
 {
     RunRecord::Begin(argc, argv);
-    std::string scenariosText = "permutation,incast,allreduce";
+    std::string scenariosText = "permutation,incast,allreduce,moe";
     std::string fabricsText = "scheduled,ethernet,vanilla";
     std::string gpusText = "16";
     uint32_t vanillaUpTo = 256;
-    std::string allReduceBytesText = "4M";
+    std::string collectiveBytesText = "4M";
     uint64_t rawEvents = 2000000;
     BenchmarkParameters parameters;
     std::string json = "fabric-benchmark.json";
@@ -511,7 +557,7 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     AddCheckedValue(cmd,
                     "scenarios",
-                    "comma-separated: permutation, incast, allreduce",
+                    "comma-separated: permutation, incast, allreduce, moe",
                     scenariosText);
     AddCheckedValue(cmd,
                     "fabrics",
@@ -530,9 +576,10 @@ main(int argc, char* argv[])
     AddCheckedValue(cmd, "rate", "every link's rate", parameters.rate);
     AddCheckedValue(cmd, "simTime", "simulated time of the UDP scenarios", parameters.simTime);
     AddCheckedValue(cmd,
-                    "allReduceBytes",
-                    "AllReduce size S per rank (K, M, G: powers of 1024)",
-                    allReduceBytesText);
+                    "collectiveBytes",
+                    "per rank: the AllReduce's size S, and what the MoE AlltoAllv sends (K, M, "
+                    "G: powers of 1024)",
+                    collectiveBytesText);
     AddCheckedValue(cmd,
                     "rawEvents",
                     "length of the no-op event chain that measures the raw event rate",
@@ -546,8 +593,8 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     const ExampleInput input("fabric-benchmark");
-    parameters.allReduceBytes =
-        input.ParseNumberIn("allReduceBytes", allReduceBytesText, 1, uint64_t{1} << 40, true);
+    parameters.collectiveBytes =
+        input.ParseNumberIn("collectiveBytes", collectiveBytesText, 1, uint64_t{1} << 40, true);
     if (parameters.simTime.IsZero())
     {
         input.Refuse("--simTime=0 must be positive");
@@ -577,10 +624,11 @@ main(int argc, char* argv[])
     const std::vector<std::string> fabrics = SplitList(fabricsText);
     for (const std::string& scenario : scenarios)
     {
-        if (scenario != "permutation" && scenario != "incast" && scenario != "allreduce")
+        if (scenario != "permutation" && scenario != "incast" && scenario != "allreduce" &&
+            scenario != "moe")
         {
             input.Refuse("--scenarios=" + scenariosText + ": " + scenario +
-                         " is not a scenario (permutation, incast or allreduce)");
+                         " is not a scenario (permutation, incast, allreduce or moe)");
         }
     }
     for (const std::string& fabric : fabrics)
@@ -606,11 +654,11 @@ main(int argc, char* argv[])
         if (fields.size() != 3 ||
             std::find(scenarios.begin(), scenarios.end(), fields[0]) == scenarios.end() ||
             std::find(fabrics.begin(), fabrics.end(), fields[1]) == fabrics.end() ||
-            (fields[0] == "allreduce" && fields[1] == "vanilla"))
+            ((fields[0] == "allreduce" || fields[0] == "moe") && fields[1] == "vanilla"))
         {
             input.Refuse("--run=" + run +
                          " is not scenario:fabric:gpus of --scenarios and --fabrics (no "
-                         "allreduce on vanilla)");
+                         "collective on vanilla)");
         }
         const auto gpus = static_cast<uint32_t>(input.ParseNumber("run", fields[2], false, run));
         const ClusterDescription cluster = MakeCluster(gpus, parameters.rate);
@@ -619,9 +667,9 @@ main(int argc, char* argv[])
             input.Refuse(problem);
         }
         RunFigures figures;
-        if (fields[0] == "allreduce")
+        if (fields[0] == "allreduce" || fields[0] == "moe")
         {
-            figures = RunAllReduce(fields[1], cluster, parameters);
+            figures = RunCollective(fields[0], fields[1], cluster, parameters);
         }
         else
         {
@@ -653,7 +701,8 @@ main(int argc, char* argv[])
             // Vanilla first, so that the others' rows can show their ratio to it.
             const bool vanilla =
                 std::find(fabrics.begin(), fabrics.end(), "vanilla") != fabrics.end();
-            if (vanilla && scenario != "allreduce" && gpus <= vanillaUpTo)
+            const bool udp = scenario == "permutation" || scenario == "incast";
+            if (vanilla && udp && gpus <= vanillaUpTo)
             {
                 runs.push_back({scenario, "vanilla", gpus});
             }
@@ -768,7 +817,7 @@ main(int argc, char* argv[])
                            {"rawEvents", rawEvents},
                            {"rate", ShowDataRate(parameters.rate)},
                            {"simTimeSeconds", parameters.simTime.GetSeconds()},
-                           {"allReduceBytes", parameters.allReduceBytes},
+                           {"collectiveBytes", parameters.collectiveBytes},
                            {"runs", rows},
                            {"runRecord", RunRecord::Get()}};
     std::ofstream(json) << results.dump(2) << std::endl;
