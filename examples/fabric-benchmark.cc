@@ -43,6 +43,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -181,6 +182,25 @@ MakeFabric(const std::string& name)
 }
 
 /**
+ * Run the simulation that has been built and time it.
+ * \param setupStart when building it started (WallSeconds)
+ * \return the set-up and run wall times, the events executed and the simulated
+ *         time reached
+ */
+RunFigures
+RunTimed(double setupStart)
+{
+    RunFigures figures;
+    figures.setupSeconds = WallSeconds() - setupStart;
+    const double runStart = WallSeconds();
+    Simulator::Run();
+    figures.runSeconds = WallSeconds() - runStart;
+    figures.events = Simulator::GetEventCount();
+    figures.simulated = Simulator::Now();
+    return figures;
+}
+
+/**
  * UDP at line rate from every host with a destination, on an ai-fabric fabric.
  * \param fabricName scheduled or ethernet \param cluster the cluster
  * \param dst each host's destination (GetHosts() for none)
@@ -217,13 +237,7 @@ RunUdp(const std::string& fabricName,
         sources.push_back(source);
     }
     Simulator::Stop(parameters.simTime);
-    RunFigures figures;
-    figures.setupSeconds = WallSeconds() - setupStart;
-    const double runStart = WallSeconds();
-    Simulator::Run();
-    figures.runSeconds = WallSeconds() - runStart;
-    figures.events = Simulator::GetEventCount();
-    figures.simulated = Simulator::Now();
+    RunFigures figures = RunTimed(setupStart);
     for (const auto& counter : counters)
     {
         figures.packets += counter.packets;
@@ -309,13 +323,7 @@ RunVanillaUdp(const ClusterDescription& cluster,
         app.Stop(parameters.simTime);
     }
     Simulator::Stop(parameters.simTime);
-    RunFigures figures;
-    figures.setupSeconds = WallSeconds() - setupStart;
-    const double runStart = WallSeconds();
-    Simulator::Run();
-    figures.runSeconds = WallSeconds() - runStart;
-    figures.events = Simulator::GetEventCount();
-    figures.simulated = Simulator::Now();
+    RunFigures figures = RunTimed(setupStart);
     for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
     {
         figures.payloadBytes += DynamicCast<PacketSink>(sinks.Get(h))->GetTotalRx();
@@ -414,13 +422,8 @@ RunCollective(const std::string& scenario,
     {
         collectives.Start(world, "AllReduce", parameters.collectiveBytes, record);
     }
-    RunFigures figures;
-    figures.setupSeconds = WallSeconds() - setupStart;
-    const double runStart = WallSeconds();
-    Simulator::Run();
-    figures.runSeconds = WallSeconds() - runStart;
+    RunFigures figures = RunTimed(setupStart);
     NS_ABORT_MSG_UNLESS(done, "fabric-benchmark: the " << scenario << " did not complete");
-    figures.events = Simulator::GetEventCount();
     figures.simulated = result.GetDuration();
     for (uint64_t bytes : result.bytesSent)
     {
@@ -719,6 +722,12 @@ main(int argc, char* argv[])
     // The command line each child gets: this one's options (the --ns3:: and
     // global ones included), so that it runs with the same scheduler and defaults.
     std::vector<std::string> arguments(argv + 1, argv + argc);
+    std::error_code error;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", error).string();
+    if (error)
+    {
+        input.Refuse("cannot find this program's own path (/proc/self/exe): " + error.message());
+    }
     const double rawRate = MeasureRawEventRate(rawEvents);
     std::cout << "fabric-benchmark: raw ns-3 event rate " << std::fixed << std::setprecision(2)
               << rawRate / 1e6 << " M events/s (" << rawEvents << " no-op events)" << std::endl;
@@ -744,7 +753,7 @@ main(int argc, char* argv[])
     for (const RunSpec& spec : runs)
     {
         long peakKilobytes = 0;
-        const nlohmann::json figures = RunChild("/proc/self/exe", arguments, spec, &peakKilobytes);
+        const nlohmann::json figures = RunChild(self, arguments, spec, &peakKilobytes);
         if (figures.is_null())
         {
             std::cout << spec.scenario << " " << spec.fabric << " " << spec.gpus
