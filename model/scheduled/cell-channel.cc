@@ -43,6 +43,7 @@ CellChannel::CellChannel()
 void
 CellChannel::Attach(Ptr<CellNetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_nDevices == 2, "CellChannel: a link has exactly two ends");
     m_devices[m_nDevices++] = device;
 }

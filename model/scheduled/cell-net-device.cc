@@ -67,6 +67,7 @@ CellNetDevice::~CellNetDevice()
 void
 CellNetDevice::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_node = nullptr;
     m_channel = nullptr;
     m_peer = nullptr;
@@ -80,6 +81,7 @@ CellNetDevice::DoDispose()
 void
 CellNetDevice::Attach(Ptr<CellChannel> channel)
 {
+    NS_LOG_FUNCTION(this << channel);
     NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "CellNetDevice: DataRate must be positive");
     m_channel = channel;
     channel->Attach(this);
@@ -88,6 +90,7 @@ CellNetDevice::Attach(Ptr<CellChannel> channel)
 bool
 CellNetDevice::SendCell(const FabricCell& cell)
 {
+    NS_LOG_FUNCTION(this << m_port << +cell.type << cell.cellIndex << cell.wireBytes);
     if (!m_peer)
     {
         m_peer = m_channel->GetPeer(this);
@@ -149,6 +152,7 @@ CellNetDevice::ScheduleHead()
 void
 CellNetDevice::DeliverHead(uint32_t generation)
 {
+    NS_LOG_FUNCTION(this << generation);
     if (generation != m_generation)
     {
         return; // the link failed after this event was scheduled: its cells are counted
@@ -166,6 +170,7 @@ CellNetDevice::DeliverHead(uint32_t generation)
 void
 CellNetDevice::Receive(const FabricCell& cell)
 {
+    NS_LOG_FUNCTION(this << m_port << +cell.type << cell.cellIndex);
     m_cellsReceived++;
     m_rxTrace(m_port, cell);
     m_rxCallback(m_port, cell);
@@ -263,9 +268,12 @@ CellNetDevice::GetFabricChannel() const
 void
 CellNetDevice::NotifyLinkChange()
 {
+    NS_LOG_FUNCTION(this << m_port);
     if (!m_channel->IsUp())
     {
         // Whatever was queued or on the wire is gone with the link: counted here.
+        NS_LOG_LOGIC("port " << m_port << ": link down, " << m_inFlight.size()
+                             << " cells queued or on the wire lost");
         m_busyUntilFs = NowInFemtoSeconds();
         m_generation++;
         for (const auto& entry : m_inFlight)

@@ -35,6 +35,7 @@ CellReassembler::CellReassembler(uint32_t sources, uint32_t window)
 void
 CellReassembler::SetNextPacketId(uint32_t source, uint32_t id)
 {
+    NS_LOG_FUNCTION(this << source << id);
     Context& ctx = m_contexts.at(source);
     NS_ABORT_MSG_IF(ctx.next != ctx.end, "CellReassembler: source " << source << " is not idle");
     ctx.next = id;
@@ -90,19 +91,20 @@ CellReassembler::AddCell(uint32_t source,
                          int64_t now,
                          std::vector<Output>& delivered)
 {
+    NS_LOG_FUNCTION(this << source << cell.packetId << cell.cellIndex << now);
     Context& ctx = m_contexts[source];
     // Unsigned distance from the head: handles wrap-around of the sequence space.
     const uint32_t ahead = cell.packetId - ctx.next;
     if (ahead >= 0x80000000u)
     {
-        NS_LOG_LOGIC("source " << source << ": cell of packet " << cell.packetId
+        NS_LOG_LOGIC("source " << source << ": cell of packet number " << cell.packetId
                                << " arrives after its packet was given up");
         Discarded(LATE, cell);
         return LATE;
     }
     if (ahead >= m_window)
     {
-        NS_LOG_LOGIC("source " << source << ": packet " << cell.packetId
+        NS_LOG_LOGIC("source " << source << ": packet number " << cell.packetId
                                << " beyond the reorder window (head " << ctx.next << ")");
         Discarded(BEYOND_WINDOW, cell);
         return BEYOND_WINDOW;
@@ -135,6 +137,8 @@ CellReassembler::AddCell(uint32_t source,
     }
     else if (slot.received == slot.count)
     {
+        NS_LOG_LOGIC("source " << source << ": cell " << cell.cellIndex << " of packet number "
+                               << cell.packetId << " again, duplicate");
         Discarded(DUPLICATE, cell);
         return DUPLICATE;
     }
@@ -151,6 +155,11 @@ CellReassembler::AddCell(uint32_t source,
         if (cell.packetId == ctx.next)
         {
             Drain(source, ctx, now, delivered);
+        }
+        else
+        {
+            NS_LOG_LOGIC("source " << source << ": packet number " << cell.packetId
+                                   << " complete, waits for number " << ctx.next);
         }
     }
     return std::nullopt;
@@ -183,8 +192,8 @@ CellReassembler::Drain(uint32_t source, Context& ctx, int64_t now, std::vector<O
         {
             break;
         }
-        NS_LOG_LOGIC("source " << source << ": packet " << slot.id << " reassembled, " << slot.bytes
-                               << " B to port " << slot.port);
+        NS_LOG_LOGIC("source " << source << ": packet number " << slot.id << " reassembled, "
+                               << slot.bytes << " B to port " << slot.port);
         delivered.push_back({slot.packet, source, slot.id, slot.bytes, slot.port, slot.tc});
         m_heldBytes -= slot.bytes;
         slot.packet = nullptr;
@@ -213,13 +222,14 @@ CellReassembler::Expire(uint32_t source,
                         std::vector<Output>& delivered,
                         std::vector<Output>& dropped)
 {
+    NS_LOG_FUNCTION(this << source << now << timeout);
     Context& ctx = m_contexts[source];
     while (ctx.next != ctx.end && now >= GetHeadDeadline(source, timeout))
     {
         Slot& slot = ctx.ring[ctx.headSlot];
         if (slot.used && slot.id == ctx.next)
         {
-            NS_LOG_LOGIC("source " << source << ": packet " << slot.id << " timed out with "
+            NS_LOG_LOGIC("source " << source << ": packet number " << slot.id << " timed out with "
                                    << slot.received << " of " << slot.count << " cells");
             dropped.push_back({slot.packet, source, slot.id, slot.bytes, slot.port, slot.tc});
             m_timedOutBytes += slot.bytes;
@@ -230,7 +240,7 @@ CellReassembler::Expire(uint32_t source,
         }
         else
         {
-            NS_LOG_LOGIC("source " << source << ": packet " << ctx.next
+            NS_LOG_LOGIC("source " << source << ": packet number " << ctx.next
                                    << " timed out, no cell of it arrived");
             dropped.push_back({nullptr, source, ctx.next, 0, 0, 0});
         }

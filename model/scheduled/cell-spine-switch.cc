@@ -103,6 +103,7 @@ CellSpineSwitch::DoDispose()
 void
 CellSpineSwitch::Setup(uint32_t leaves, uint32_t index)
 {
+    NS_LOG_FUNCTION(this << leaves << index);
     NS_ABORT_MSG_IF(leaves == 0, "CellSpineSwitch: leaves must be at least 1, got 0");
     m_index = index;
     m_toLeaf.assign(leaves, std::vector<uint32_t>());
@@ -120,6 +121,8 @@ CellSpineSwitch::SetFabric(uint32_t cellBytes,
                            DataRate rate,
                            Time delay)
 {
+    NS_LOG_FUNCTION(this << cellBytes << controlCellBytes << feedingLinks << leafQueueLimit << rate
+                         << delay);
     NS_ABORT_MSG_IF(
         m_xon >= m_xoff,
         "CellSpineSwitch: FlowControlXon=" << m_xon << " must be below FlowControlXoff=" << m_xoff);
@@ -159,6 +162,7 @@ CellSpineSwitch::SetFabric(uint32_t cellBytes,
 void
 CellSpineSwitch::AddPort(Ptr<CellNetDevice> device, uint32_t leaf)
 {
+    NS_LOG_FUNCTION(this << device << leaf);
     NS_ABORT_MSG_IF(leaf >= m_toLeaf.size(),
                     "CellSpineSwitch: leaf " << leaf << " out of range (Setup with "
                                              << m_toLeaf.size() << " leaves)");
@@ -175,6 +179,7 @@ CellSpineSwitch::AddPort(Ptr<CellNetDevice> device, uint32_t leaf)
 void
 CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
 {
+    NS_LOG_FUNCTION(this << port << +cell.type << cell.srcLeaf << cell.dstLeaf);
     const std::vector<uint32_t>& links = m_toLeaf[cell.dstLeaf];
     if (links.empty())
     {
@@ -194,6 +199,22 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
     rr = (rr + 1 == links.size()) ? 0 : rr + 1;
     Ptr<CellNetDevice> dev = m_ports[out];
     const uint64_t backlog = dev->GetBacklogBytes();
+    if (cell.type == FabricCell::DATA)
+    {
+        NS_LOG_LOGIC("spine " << m_index << ": cell " << cell.cellIndex << "/" << cell.cellCount
+                              << " of packet "
+                              << (cell.packet ? static_cast<int64_t>(cell.packet->GetUid()) : -1)
+                              << " from leaf " << cell.srcLeaf << " for leaf " << cell.dstLeaf
+                              << ": in port " << port << ", out port " << out << ", " << backlog
+                              << " B queued there");
+    }
+    else
+    {
+        NS_LOG_LOGIC("spine " << m_index << ": "
+                              << (cell.type == FabricCell::CREDIT_REQUEST ? "request" : "grant")
+                              << " cell from leaf " << cell.srcLeaf << " for leaf " << cell.dstLeaf
+                              << ": in port " << port << ", out port " << out);
+    }
     // Control cells are never dropped for queue space: they are small, and a lost
     // request or grant would leave a VOQ waiting for credit.
     if (cell.type == FabricCell::DATA && backlog + cell.wireBytes > m_maxQueue)
@@ -219,6 +240,7 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
 void
 CellSpineSwitch::Indicate(uint32_t leaf, bool stop)
 {
+    NS_LOG_FUNCTION(this << leaf << stop);
     NS_LOG_LOGIC("spine " << m_index << ": leaves " << (stop ? "stop" : "go on")
                           << " sending data for leaf " << leaf);
     m_stopped[leaf] = stop ? 1 : 0;
@@ -234,6 +256,7 @@ CellSpineSwitch::Indicate(uint32_t leaf, bool stop)
 void
 CellSpineSwitch::DeliverIndication(uint32_t leaf, bool stop)
 {
+    NS_LOG_FUNCTION(this << leaf << stop);
     for (auto& cb : m_fcCbs)
     {
         cb(m_index, leaf, stop);
@@ -243,6 +266,7 @@ CellSpineSwitch::DeliverIndication(uint32_t leaf, bool stop)
 void
 CellSpineSwitch::CheckDrained(uint32_t leaf)
 {
+    NS_LOG_FUNCTION(this << leaf);
     // Look again when the fullest link towards the leaf has drained to FlowControlXon.
     Time wait = Time(0);
     for (uint32_t port : m_allToLeaf[leaf])
@@ -260,6 +284,7 @@ CellSpineSwitch::CheckDrained(uint32_t leaf)
 void
 CellSpineSwitch::LinkChanged()
 {
+    NS_LOG_FUNCTION(this);
     m_recomputeEvents.erase(std::remove_if(m_recomputeEvents.begin(),
                                            m_recomputeEvents.end(),
                                            [](const EventId& e) { return e.IsExpired(); }),
@@ -271,6 +296,7 @@ CellSpineSwitch::LinkChanged()
 void
 CellSpineSwitch::Recompute()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& list : m_toLeaf)
     {
         list.clear();

@@ -20,6 +20,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("CellTransmitter");
 
+namespace
+{
+/// A packet's uid for a log line (-1 for none).
+int64_t
+UidOf(const Ptr<const Packet>& packet)
+{
+    return packet ? static_cast<int64_t>(packet->GetUid()) : -1;
+}
+} // namespace
+
 CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
                                  Ptr<SprayPolicy> policy,
                                  const CellSegmenter& segmenter,
@@ -51,6 +61,7 @@ CellTransmitter::~CellTransmitter()
 void
 CellTransmitter::Cancel()
 {
+    NS_LOG_FUNCTION(this);
     m_wakeup.Cancel();
     m_wakeupAt = Time::Max();
 }
@@ -60,6 +71,7 @@ CellTransmitter::SetLinks(uint32_t dstLeaf,
                           const std::vector<uint32_t>& dataLinks,
                           const std::vector<uint32_t>& controlLinks)
 {
+    NS_LOG_FUNCTION(this << dstLeaf << dataLinks.size() << controlLinks.size());
     m_links[dstLeaf] = dataLinks;
     m_control[dstLeaf] = controlLinks;
     if (m_pending[dstLeaf].waiting && !dataLinks.empty())
@@ -105,6 +117,7 @@ CellTransmitter::IsReady(uint32_t dstLeaf)
 void
 CellTransmitter::Send(Ptr<Packet> packet, uint32_t dstLeaf, uint32_t dstPort, uint8_t tc)
 {
+    NS_LOG_FUNCTION(this << packet << dstLeaf << dstPort << +tc);
     Pending& p = m_pending[dstLeaf];
     NS_ASSERT_MSG(!p.active, "a packet towards leaf " << dstLeaf << " is still being sent");
     const uint32_t size = packet->GetSize();
@@ -124,13 +137,17 @@ CellTransmitter::Send(Ptr<Packet> packet, uint32_t dstLeaf, uint32_t dstPort, ui
     p.cell.packet = packet;
     p.size = size;
     p.active = true;
+    NS_LOG_LOGIC("leaf " << m_leafIndex << ": packet " << packet->GetUid() << " (" << size
+                         << " B) to leaf " << dstLeaf << " port " << dstPort << " class " << +tc
+                         << " is number " << p.cell.packetId << ", cut into " << count << " cells");
     m_pendingPackets++;
     m_pendingBytes += size;
     if (!Continue(dstLeaf))
     {
-        NS_LOG_LOGIC("leaf " << m_leafIndex << ": packet " << p.cell.packetId << " to leaf "
-                             << dstLeaf << " waits for room after " << p.cell.cellIndex << " of "
-                             << count << " cells");
+        NS_LOG_LOGIC("leaf " << m_leafIndex << ": packet " << packet->GetUid() << " (number "
+                             << p.cell.packetId << ") to leaf " << dstLeaf
+                             << " waits for room after " << p.cell.cellIndex << " of " << count
+                             << " cells");
         m_stalls++;
         Wait(dstLeaf);
     }
@@ -157,6 +174,10 @@ CellTransmitter::Continue(uint32_t dstLeaf)
         {
             return false;
         }
+        NS_LOG_LOGIC("leaf " << m_leafIndex << ": cell " << i << "/" << cell.cellCount
+                             << " of packet " << UidOf(cell.packet) << " (bytes " << cell.offset
+                             << "+" << cell.payload << ", " << cell.wireBytes
+                             << " B on the wire) on fabric port " << port);
         (*m_ports)[port]->SendCell(cell);
         m_dataCells++;
         m_pendingBytes -= cell.payload;
@@ -172,6 +193,7 @@ CellTransmitter::Continue(uint32_t dstLeaf)
 bool
 CellTransmitter::SendControl(const FabricCell& cell)
 {
+    NS_LOG_FUNCTION(this << +cell.type << cell.dstLeaf << cell.dstPort << cell.bytes);
     const std::vector<uint32_t>& links = m_control[cell.dstLeaf];
     if (links.empty())
     {
@@ -192,6 +214,11 @@ CellTransmitter::SendControl(const FabricCell& cell)
             }
         }
     }
+    NS_LOG_LOGIC("leaf " << m_leafIndex << ": "
+                         << (cell.type == FabricCell::CREDIT_REQUEST ? "request" : "grant")
+                         << " cell to leaf " << cell.dstLeaf << " (port " << cell.dstPort
+                         << ", class " << +cell.tc << ", cumulative " << cell.bytes
+                         << " B) on fabric port " << port);
     (*m_ports)[port]->SendCell(cell);
     return true;
 }

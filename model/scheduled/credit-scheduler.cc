@@ -126,6 +126,7 @@ CreditScheduler::~CreditScheduler()
 void
 CreditScheduler::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_tick.Cancel();
     m_windowCheck.Cancel();
     m_grantCb = GrantCallback();
@@ -139,6 +140,7 @@ CreditScheduler::Setup(uint32_t sources,
                        DataRate portRate,
                        uint32_t minCreditSize)
 {
+    NS_LOG_FUNCTION(this << sources << trafficClasses << portRate << minCreditSize);
     NS_ABORT_MSG_IF(m_creditSize < minCreditSize,
                     "CreditSize=" << m_creditSize << " is smaller than one cell (CellPayload="
                                   << minCreditSize << ")");
@@ -205,6 +207,7 @@ CreditScheduler::GetOutstandingBytes() const
 void
 CreditScheduler::NotifyArrival(uint32_t source, uint8_t tc, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << source << +tc << bytes);
     NS_ASSERT(source < m_sources && tc < m_tcs);
     EntryOf(source, tc).arrived += bytes;
     m_arrived += bytes;
@@ -279,6 +282,7 @@ CreditScheduler::StallWindow()
 void
 CreditScheduler::CheckWindow()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_windowStalled)
     {
         return;
@@ -297,6 +301,7 @@ CreditScheduler::CheckWindow()
 void
 CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, bool refresh)
 {
+    NS_LOG_FUNCTION(this << source << +tc << cumulativeBytes << refresh);
     NS_ASSERT(source < m_sources && tc < m_tcs);
     m_requestTrace(source, tc, cumulativeBytes);
     Entry& e = EntryOf(source, tc);
@@ -307,11 +312,16 @@ CreditScheduler::Request(uint32_t source, uint8_t tc, uint64_t cumulativeBytes, 
         // requester did not get our last grant (lost with a failed link). Repeat
         // it; being cumulative, it adds no credit twice. (A plain request that
         // is merely stale, overtaken on another spine, gets no repeat.)
+        NS_LOG_LOGIC("refresh from source " << source << " class " << +tc
+                                            << " with everything granted: repeats cumulative "
+                                            << e.granted << " B");
         m_refreshes++;
         m_grantCb(source, tc, e.granted);
         return;
     }
     e.requested = std::max(e.requested, cumulativeBytes);
+    NS_LOG_LOGIC("source " << source << " class " << +tc << " requests cumulative "
+                           << cumulativeBytes << " B, " << e.granted << " B granted so far");
     if (!e.active && e.requested > e.granted)
     {
         e.active = true;
@@ -468,6 +478,7 @@ CreditScheduler::PickClass()
 void
 CreditScheduler::Tick()
 {
+    NS_LOG_FUNCTION(this);
     if (m_activeCount == 0)
     {
         m_running = false;
@@ -487,6 +498,7 @@ CreditScheduler::Tick()
     uint64_t turnBytes = m_creditSize;
     if (!m_queueBytes.IsNull() && m_queueBytes() > m_queueLimit)
     {
+        NS_LOG_LOGIC("egress queue above " << m_queueLimit << " B: turn skipped");
         m_skipped++;
     }
     else
@@ -533,6 +545,9 @@ CreditScheduler::Tick()
             PushActive(tc, PopActive(tc));
             m_turnBytes[tc] = 0;
         }
+        NS_LOG_LOGIC("grants " << grant << " B to source " << source << " class " << tc
+                               << ": cumulative " << e.granted << " B of " << e.requested
+                               << " requested, " << GetOutstandingBytes() << " B outstanding");
         m_grantTrace(source, static_cast<uint8_t>(tc), grant);
         m_grantCb(source, static_cast<uint8_t>(tc), e.granted);
     }

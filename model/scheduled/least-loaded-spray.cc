@@ -39,6 +39,7 @@ LeastLoadedSpray::Setup(const std::vector<Ptr<CellNetDevice>>* ports,
                         uint32_t leafIndex,
                         uint32_t maxCellBytes)
 {
+    NS_LOG_FUNCTION(this << leaves << leafIndex << maxCellBytes);
     SprayPolicy::Setup(ports, leaves, leafIndex, maxCellBytes);
     m_cursor.assign(leaves, leafIndex);
 }
@@ -49,6 +50,7 @@ LeastLoadedSpray::Pick(uint32_t dstLeaf,
                        uint32_t wireBytes,
                        uint32_t reserveBytes)
 {
+    NS_LOG_FUNCTION(this << dstLeaf << links.size() << wireBytes << reserveBytes);
     uint32_t& cursor = m_cursor[dstLeaf];
     const uint32_t n = static_cast<uint32_t>(links.size());
     uint32_t pick = NO_PORT;
@@ -66,6 +68,8 @@ LeastLoadedSpray::Pick(uint32_t dstLeaf,
     cursor = (cursor + 1) % n;
     if (!HasRoom(pick, wireBytes + reserveBytes))
     {
+        NS_LOG_LOGIC("leaf " << m_leafIndex << " -> " << dstLeaf << ": least loaded port " << pick
+                             << " full");
         return NO_PORT; // the least loaded link is full: so is every other
     }
     NS_LOG_LOGIC("leaf " << m_leafIndex << " -> " << dstLeaf << ": port " << pick << " (backlog "

@@ -46,6 +46,7 @@ RandomSpray::Pick(uint32_t dstLeaf,
                   uint32_t wireBytes,
                   uint32_t reserveBytes)
 {
+    NS_LOG_FUNCTION(this << dstLeaf << links.size() << wireBytes << reserveBytes);
     const uint32_t drawn = m_rng->GetInteger(0, static_cast<uint32_t>(links.size()) - 1);
     const uint32_t port = FirstWithRoom(links, drawn, wireBytes + reserveBytes);
     NS_LOG_LOGIC("leaf " << m_leafIndex << " -> " << dstLeaf << ": drew " << links[drawn]
@@ -56,6 +57,7 @@ RandomSpray::Pick(uint32_t dstLeaf,
 int64_t
 RandomSpray::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_rng->SetStream(stream);
     return 1;
 }

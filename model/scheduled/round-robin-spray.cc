@@ -37,6 +37,7 @@ RoundRobinSpray::Setup(const std::vector<Ptr<CellNetDevice>>* ports,
                        uint32_t leafIndex,
                        uint32_t maxCellBytes)
 {
+    NS_LOG_FUNCTION(this << leaves << leafIndex << maxCellBytes);
     SprayPolicy::Setup(ports, leaves, leafIndex, maxCellBytes);
     m_cursor.assign(leaves, leafIndex);
     Reset();
@@ -60,6 +61,7 @@ RoundRobinSpray::Pick(uint32_t dstLeaf,
                       uint32_t wireBytes,
                       uint32_t reserveBytes)
 {
+    NS_LOG_FUNCTION(this << dstLeaf << links.size() << wireBytes << reserveBytes);
     uint32_t& cursor = m_cursor[dstLeaf];
     const uint32_t n = static_cast<uint32_t>(links.size());
     if (cursor >= n)
@@ -94,6 +96,7 @@ RoundRobinSpray::Pick(uint32_t dstLeaf,
         cursor = (cursor + 1 == n) ? 0 : cursor + 1;
         deficit[links[cursor]] += m_maxCellBytes;
     }
+    NS_LOG_LOGIC("leaf " << m_leafIndex << " -> " << dstLeaf << ": no port has room");
     return NO_PORT;
 }
 

@@ -38,6 +38,16 @@ NS_LOG_COMPONENT_DEFINE("ScheduledLeafSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(ScheduledLeafSwitch);
 
+namespace
+{
+/// A packet's uid for a log line (-1 for none: a cell built without its packet).
+int64_t
+UidOf(const Ptr<const Packet>& packet)
+{
+    return packet ? static_cast<int64_t>(packet->GetUid()) : -1;
+}
+} // namespace
+
 TypeId
 ScheduledLeafSwitch::GetTypeId()
 {
@@ -220,6 +230,7 @@ ScheduledLeafSwitch::~ScheduledLeafSwitch()
 void
 ScheduledLeafSwitch::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     if (m_egress)
     {
         m_egress->Cancel();
@@ -253,6 +264,7 @@ ScheduledLeafSwitch::DoDispose()
 void
 ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Ptr<VoqQueueDisc> voq)
 {
+    NS_LOG_FUNCTION(this << index << voq);
     NS_ABORT_MSG_IF(cluster.leaves == 0, "ScheduledLeafSwitch: leaves must be at least 1, got 0");
     NS_ABORT_MSG_IF(cluster.spines == 0, "ScheduledLeafSwitch: spines must be at least 1, got 0");
     cluster.Validate();
@@ -326,6 +338,7 @@ ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
                                  Ptr<CreditScheduler> scheduler,
                                  DataRate rate)
 {
+    NS_LOG_FUNCTION(this << device << scheduler << rate);
     NS_ABORT_MSG_IF(!m_segmenter, "ScheduledLeafSwitch: call Setup before AddHostPort");
     const uint32_t port = static_cast<uint32_t>(m_hostDevs.size());
     NS_ABORT_MSG_IF(port >= m_cluster.hostPortsPerLeaf,
@@ -353,6 +366,7 @@ ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
 void
 ScheduledLeafSwitch::AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitch> spine)
 {
+    NS_LOG_FUNCTION(this << device << spine);
     const uint32_t port = static_cast<uint32_t>(m_fabric.size());
     m_fabric.push_back(device);
     m_fabricSpine.push_back(spine);
@@ -372,6 +386,7 @@ ScheduledLeafSwitch::AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitc
 void
 ScheduledLeafSwitch::UpdateReachability()
 {
+    NS_LOG_FUNCTION(this);
     if (Simulator::Now().IsStrictlyPositive())
     {
         m_requester->ArmWatchdog(); // a spine's reach changed: control cells may have been lost
@@ -403,6 +418,8 @@ ScheduledLeafSwitch::UpdateLinks(uint32_t dstLeaf)
             }
         }
     }
+    NS_LOG_LOGIC("leaf " << m_index << " -> leaf " << dstLeaf << ": " << m_dataLinks.size()
+                         << " fabric ports for data, " << m_controlLinks.size() << " for control");
     m_tx->SetLinks(dstLeaf, m_dataLinks, m_controlLinks);
 }
 
@@ -427,12 +444,16 @@ ScheduledLeafSwitch::CanSendTo(uint32_t dstLeaf)
 void
 ScheduledLeafSwitch::LeafReady(uint32_t dstLeaf)
 {
+    NS_LOG_FUNCTION(this << dstLeaf);
     m_voq->NotifyGroupReady(dstLeaf);
 }
 
 void
 ScheduledLeafSwitch::LinkChanged()
 {
+    NS_LOG_FUNCTION(this);
+    NS_LOG_LOGIC("leaf " << m_index << ": a fabric link changed, spraying follows in "
+                         << m_detectionDelay.As(Time::US));
     m_reachEvents.erase(std::remove_if(m_reachEvents.begin(),
                                        m_reachEvents.end(),
                                        [](const EventId& e) { return e.IsExpired(); }),
@@ -454,6 +475,7 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
                                      uint16_t protocol,
                                      const Address& from)
 {
+    NS_LOG_FUNCTION(this << device << packet << protocol << from);
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t inPort = ifIndex < m_ifToPort.size() ? m_ifToPort[ifIndex] : -1;
     // Release builds compile asserts out; a frame from an unregistered device
@@ -479,6 +501,8 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
                                                << m_cluster.hostNetwork << "/"
                                                << m_cluster.hostNetworkPrefixLength
                                                << "); UnroutableAction=Abort");
+        NS_LOG_LOGIC("leaf " << m_index << ": packet " << packet->GetUid() << " from port "
+                             << inPort << " has no route, dropped");
         m_counters.unroutablePackets++;
         m_counters.unroutableBytes += size;
         m_dropTrace(inPort, packet);
@@ -496,8 +520,13 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
                                                        voq,
                                                        static_cast<uint32_t>(inPort),
                                                        tc);
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << packet->GetUid() << " (" << size
+                         << " B) from port " << inPort << " for leaf " << dstLeaf << " port "
+                         << dstPort << " class " << +tc << ": VOQ " << voq);
     if (!m_voq->Enqueue(item))
     {
+        NS_LOG_LOGIC("leaf " << m_index << ": VOQ " << voq << " refuses packet " << packet->GetUid()
+                             << ", dropped");
         m_counters.voqDropPackets++;
         m_counters.voqDropBytes += size;
         m_dropTrace(inPort, packet);
@@ -510,6 +539,8 @@ ScheduledLeafSwitch::ReceiveFromHost(Ptr<NetDevice> device,
         const int64_t now = Simulator::Now().GetTimeStep();
         if (now - m_lastPause[idx] >= m_pfcRefresh.GetTimeStep())
         {
+            NS_LOG_LOGIC("leaf " << m_index << ": port " << inPort << " class " << +tc
+                                 << " still sending while paused, pause repeated");
             Pfc(inPort, tc, true);
         }
     }
@@ -527,6 +558,10 @@ ScheduledLeafSwitch::SendRequest(uint32_t voq, uint64_t cumulative, bool refresh
     const uint8_t tc = voq % m_nTcs;
     const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
     const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
+    NS_LOG_FUNCTION(this << voq << cumulative << refresh);
+    NS_LOG_LOGIC("leaf " << m_index << ": VOQ " << voq << " asks leaf " << dstLeaf << " port "
+                         << dstPort << " class " << +tc << " for cumulative " << cumulative << " B"
+                         << (refresh ? " (refresh)" : ""));
     if (dstLeaf == m_index)
     {
         m_schedulers[dstPort]->Request(m_index, tc, cumulative, refresh);
@@ -547,6 +582,7 @@ ScheduledLeafSwitch::SendRequest(uint32_t voq, uint64_t cumulative, bool refresh
 void
 ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint64_t cumulative)
 {
+    NS_LOG_FUNCTION(this << port << source << +tc << cumulative);
     if (source == m_index)
     {
         HandleGrant(GetVoqIndex(m_index, port, tc), cumulative);
@@ -559,8 +595,13 @@ ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint6
     if (cumulative - scheduler.GetGrantSent(source, tc) < m_grantBatch &&
         cumulative < scheduler.GetRequestedBytes(source, tc))
     {
+        NS_LOG_LOGIC("leaf " << m_index << " port " << port << ": grant to leaf " << source
+                             << " class " << +tc << " (cumulative " << cumulative
+                             << " B) waits for GrantBatch");
         return;
     }
+    NS_LOG_LOGIC("leaf " << m_index << " port " << port << ": grant cell to leaf " << source
+                         << " class " << +tc << ", cumulative " << cumulative << " B");
     scheduler.SetGrantSent(source, tc, cumulative);
     FabricCell cell;
     cell.type = FabricCell::CREDIT_GRANT;
@@ -576,6 +617,9 @@ ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint6
 void
 ScheduledLeafSwitch::HandleGrant(uint32_t voq, uint64_t cumulative)
 {
+    NS_LOG_FUNCTION(this << voq << cumulative);
+    NS_LOG_LOGIC("leaf " << m_index << ": VOQ " << voq << " granted cumulative " << cumulative
+                         << " B");
     m_requester->Grant(voq, cumulative);
     Drain();
 }
@@ -587,6 +631,7 @@ ScheduledLeafSwitch::Drain()
     {
         return; // a local grant while draining: the loop below picks it up
     }
+    NS_LOG_FUNCTION(this);
     m_draining = true;
     while (Ptr<QueueDiscItem> item = m_voq->Dequeue())
     {
@@ -594,6 +639,10 @@ ScheduledLeafSwitch::Drain()
         const uint8_t tc = voq % m_nTcs;
         const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;
         const uint32_t dstLeaf = voq / m_nTcs / m_portsPerLeaf;
+        NS_LOG_LOGIC("leaf " << m_index << ": VOQ " << voq << " releases packet "
+                             << item->GetPacket()->GetUid() << " (" << item->GetSize()
+                             << " B) on credit"
+                             << (dstLeaf == m_index ? ", local: straight to its host port" : ""));
         if (dstLeaf == m_index)
         {
             m_schedulers[dstPort]->NotifyArrival(m_index, tc, item->GetSize());
@@ -612,22 +661,31 @@ ScheduledLeafSwitch::SendToFabric(const FabricCell& cell)
 {
     if (!m_tx->SendControl(cell))
     {
+        NS_LOG_LOGIC("leaf " << m_index << ": no fabric link to leaf " << cell.dstLeaf
+                             << ", control cell lost");
         m_counters.cellsNoPath++;
     }
 }
 
 void
-ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
+ScheduledLeafSwitch::ReceiveCell(uint32_t port, const FabricCell& cell)
 {
+    NS_LOG_FUNCTION(this << port << +cell.type << cell.srcLeaf);
     switch (cell.type)
     {
     case FabricCell::DATA:
+        NS_LOG_LOGIC("leaf " << m_index << ": cell " << cell.cellIndex << "/" << cell.cellCount
+                             << " of packet " << UidOf(cell.packet) << " (number " << cell.packetId
+                             << " from leaf " << cell.srcLeaf << ") on fabric port " << port);
         if (m_egress->Receive(cell))
         {
             m_schedulers[cell.dstPort]->NotifyArrival(cell.srcLeaf, cell.tc, cell.payload);
         }
         break;
     case FabricCell::CREDIT_REQUEST:
+        NS_LOG_LOGIC("leaf " << m_index << ": credit request from leaf " << cell.srcLeaf
+                             << " for port " << cell.dstPort << " class " << +cell.tc
+                             << ", cumulative " << cell.bytes << " B");
         m_schedulers[cell.dstPort]->Request(cell.srcLeaf, cell.tc, cell.bytes, cell.refresh);
         break;
     case FabricCell::CREDIT_GRANT:
@@ -639,6 +697,10 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t /* port */, const FabricCell& cell)
 void
 ScheduledLeafSwitch::Reassembled(const CellReassembler::Output& out)
 {
+    NS_LOG_FUNCTION(this << out.source << out.packetId);
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << UidOf(out.packet) << " (number "
+                         << out.packetId << " from leaf " << out.source << ") reassembled, "
+                         << out.bytes << " B to port " << out.port);
     m_reassemblyDoneTrace(out.source, out.packet);
     ForwardToHost(out.port, out.packet);
 }
@@ -646,7 +708,9 @@ ScheduledLeafSwitch::Reassembled(const CellReassembler::Output& out)
 void
 ScheduledLeafSwitch::ReassemblyTimedOut(const CellReassembler::Output& lost)
 {
-    NS_LOG_LOGIC("leaf " << m_index << ": packet " << lost.packetId << " from leaf " << lost.source
+    NS_LOG_FUNCTION(this << lost.source << lost.packetId);
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << UidOf(lost.packet) << " (number "
+                         << lost.packetId << ") from leaf " << lost.source
                          << " given up at reassembly");
     m_counters.reassemblyTimeouts++;
     m_counters.reassemblyTimeoutBytes += lost.bytes;
@@ -663,21 +727,34 @@ ScheduledLeafSwitch::ReassemblyTimedOut(const CellReassembler::Output& lost)
 void
 ScheduledLeafSwitch::CellDiscarded(const FabricCell& cell, CellReassembler::Discard reason)
 {
+    NS_LOG_FUNCTION(this << cell.srcLeaf << cell.packetId << cell.cellIndex << reason);
+    NS_LOG_LOGIC("leaf " << m_index << ": cell " << cell.cellIndex << " of packet "
+                         << UidOf(cell.packet) << " (number " << cell.packetId << ")"
+                         << " from leaf " << cell.srcLeaf << " discarded ("
+                         << (reason == CellReassembler::BEYOND_WINDOW ? "beyond the reorder window"
+                             : reason == CellReassembler::LATE        ? "late"
+                                                                      : "duplicate")
+                         << ")");
     m_cellDiscardTrace(cell, static_cast<uint32_t>(reason));
 }
 
 void
 ScheduledLeafSwitch::ForwardToHost(uint32_t port, Ptr<Packet> packet)
 {
+    NS_LOG_FUNCTION(this << port << packet);
     const uint32_t size = packet->GetSize();
     m_deliveredTrace(port, packet);
     if (!m_hostDevs[port]->Send(packet, m_hostPeer[port], RoceNetDevice::IPV4_PROTOCOL))
     {
+        NS_LOG_LOGIC("leaf " << m_index << ": host port " << port << " refuses packet "
+                             << packet->GetUid() << ", dropped");
         m_counters.egressDropPackets++;
         m_counters.egressDropBytes += size;
         m_dropTrace(port, packet);
         return;
     }
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << packet->GetUid() << " (" << size
+                         << " B) sent on host port " << port);
     m_counters.deliveredPackets++;
     m_counters.deliveredBytes += size;
 }
@@ -691,6 +768,9 @@ ScheduledLeafSwitch::HostQueueBytes(uint32_t port) const
 void
 ScheduledLeafSwitch::Pfc(uint32_t port, uint8_t tc, bool pause)
 {
+    NS_LOG_FUNCTION(this << port << +tc << pause);
+    NS_LOG_LOGIC("leaf " << m_index << ": PFC " << (pause ? "pause" : "resume") << " to host port "
+                         << port << " class " << +tc);
     if (pause)
     {
         m_lastPause[static_cast<std::size_t>(port) * m_nTcs + tc] = Simulator::Now().GetTimeStep();
@@ -823,6 +903,7 @@ ScheduledLeafSwitch::CreateEgress(uint32_t window)
 void
 ScheduledLeafSwitch::SetSpineQueueLimit(uint64_t spineQueueBytes)
 {
+    NS_LOG_FUNCTION(this << spineQueueBytes);
     if (m_reorderWindow != 0)
     {
         return;
@@ -878,6 +959,7 @@ ScheduledLeafSwitch::GetIndex() const
 int64_t
 ScheduledLeafSwitch::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_rng->SetStream(stream);
     return 1 + m_sprayPolicy->AssignStreams(stream + 1);
 }

@@ -44,6 +44,7 @@ VoqCreditRequester::~VoqCreditRequester()
 void
 VoqCreditRequester::Cancel()
 {
+    NS_LOG_FUNCTION(this);
     m_watchdog.Cancel();
     for (auto& s : m_states)
     {
@@ -70,6 +71,7 @@ VoqCreditRequester::StateOf(uint32_t voq)
 void
 VoqCreditRequester::Notify(uint32_t voq)
 {
+    NS_LOG_FUNCTION(this << voq);
     State& s = StateOf(voq);
     const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(voq);
     if (enqueued == s.reported)
@@ -116,6 +118,7 @@ VoqCreditRequester::Notify(uint32_t voq)
 void
 VoqCreditRequester::Send(State& s)
 {
+    NS_LOG_FUNCTION(this << s.voq);
     const uint64_t enqueued = m_voq->GetVoqEnqueuedBytes(s.voq);
     const bool refresh = s.refresh;
     s.refresh = false;
@@ -130,6 +133,7 @@ VoqCreditRequester::Send(State& s)
 void
 VoqCreditRequester::Deferred(uint32_t voq)
 {
+    NS_LOG_FUNCTION(this << voq);
     State& s = m_states[m_voq->GetVoqTag(voq)];
     s.pending = false;
     if (m_voq->GetVoqEnqueuedBytes(voq) == s.reported)
@@ -147,6 +151,7 @@ VoqCreditRequester::Deferred(uint32_t voq)
 void
 VoqCreditRequester::Grant(uint32_t voq, uint64_t cumulative)
 {
+    NS_LOG_FUNCTION(this << voq << cumulative);
     State& s = StateOf(voq);
     m_grants++;
     s.lastGrant = Simulator::Now().GetTimeStep();
@@ -162,6 +167,7 @@ VoqCreditRequester::Grant(uint32_t voq, uint64_t cumulative)
 void
 VoqCreditRequester::ArmWatchdog()
 {
+    NS_LOG_FUNCTION(this);
     // Control cells are lost only with failed links; after a failure anywhere
     // a watchdog looks for VOQs left waiting for credit that is not coming.
     if (!ai_fabric::IsPending(m_watchdog))
@@ -174,6 +180,7 @@ VoqCreditRequester::ArmWatchdog()
 void
 VoqCreditRequester::Watchdog()
 {
+    NS_LOG_FUNCTION(this);
     const int64_t now = Simulator::Now().GetTimeStep();
     bool waiting = false;
     for (auto& s : m_states)

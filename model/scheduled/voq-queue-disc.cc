@@ -197,6 +197,7 @@ VoqQueueDisc::DoDispose()
 void
 VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficClasses)
 {
+    NS_LOG_FUNCTION(this << voqs << ingressPorts << trafficClasses);
     NS_ABORT_MSG_IF(voqs == 0, "VoqQueueDisc: NumVoqs must be at least 1, got 0");
     NS_ABORT_MSG_IF(ingressPorts == 0 || trafficClasses == 0,
                     "VoqQueueDisc: ingress ports and traffic classes must be at least 1");
@@ -271,6 +272,7 @@ VoqQueueDisc::InitializeParams()
 bool
 VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
+    NS_LOG_FUNCTION(this << item);
     uint32_t voq = 0;
     uint32_t port = 0;
     uint8_t tc = 0;
@@ -297,6 +299,8 @@ VoqQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     // shared buffer is the hard limit (headroom should keep it from being hit).
     if (overShared || (m_action == TAIL_DROP && overVoq))
     {
+        NS_LOG_LOGIC("VOQ " << voq << ": packet " << item->GetPacket()->GetUid() << " dropped, "
+                            << (overShared ? "shared buffer" : "VOQ limit") << " full");
         m_droppedPackets++;
         m_droppedBytes += size;
         m_voqDropTrace(voq, size);
@@ -362,6 +366,9 @@ VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq, uint64_t voqByt
     {
         if (bytes >= m_pfcXoff || m_used >= sharedXoff || voqFull)
         {
+            NS_LOG_LOGIC("port " << port << " class " << +tc << ": pause (" << bytes
+                                 << " B from it, " << m_used << " B in use"
+                                 << (voqFull ? ", VOQ full" : "") << ")");
             m_paused[idx] = true;
             m_pausedCount++;
             m_pauses++;
@@ -376,6 +383,8 @@ VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq, uint64_t voqByt
              (m_pauseVoq[idx] == NONE ||
               m_voqs[m_slot[m_pauseVoq[idx]]].bytes + m_pfcHysteresis < m_voqLimit))
     {
+        NS_LOG_LOGIC("port " << port << " class " << +tc << ": resume (" << bytes << " B from it, "
+                             << m_used << " B in use)");
         m_paused[idx] = false;
         m_pausedCount--;
         m_pauseVoq[idx] = NONE;
@@ -445,6 +454,7 @@ VoqQueueDisc::HasCredit(const Voq& q) const
 void
 VoqQueueDisc::AddCredit(uint32_t voq, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << voq << bytes);
     NS_ASSERT(voq < m_slot.size());
     Voq& q = StateOf(voq);
     q.credit += static_cast<int64_t>(bytes);
@@ -456,6 +466,7 @@ VoqQueueDisc::AddCredit(uint32_t voq, uint64_t bytes)
 Ptr<QueueDiscItem>
 VoqQueueDisc::DoDequeue()
 {
+    NS_LOG_FUNCTION(this);
     // Classes in strict priority (7 highest), VOQs of a class in turn.
     for (uint32_t cls = m_nTcs; cls-- > 0;)
     {
@@ -536,6 +547,7 @@ VoqQueueDisc::SetPfcCallback(PfcCallback cb)
 void
 VoqQueueDisc::SetGroups(uint32_t voqsPerGroup, GroupReadyCallback ready)
 {
+    NS_LOG_FUNCTION(this << voqsPerGroup);
     NS_ABORT_MSG_IF(voqsPerGroup == 0, "VoqQueueDisc: a group holds at least one VOQ");
     m_groupSize = voqsPerGroup;
     m_groupReady = ready;
