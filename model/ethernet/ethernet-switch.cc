@@ -214,6 +214,7 @@ EthernetSwitch::~EthernetSwitch() = default;
 void
 EthernetSwitch::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& port : m_ports)
     {
         for (auto& event : port.refresh)
@@ -241,6 +242,7 @@ EthernetSwitch::DoDispose()
 void
 EthernetSwitch::SetHostAddressing(Ipv4Address hostNetwork, uint32_t hosts)
 {
+    NS_LOG_FUNCTION(this << hostNetwork << hosts);
     NS_ABORT_MSG_IF(hosts == 0, "EthernetSwitch: hosts must be at least 1, got 0");
     m_hostNetwork = hostNetwork;
     m_hosts = hosts;
@@ -250,6 +252,7 @@ EthernetSwitch::SetHostAddressing(Ipv4Address hostNetwork, uint32_t hosts)
 uint32_t
 EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
 {
+    NS_LOG_FUNCTION(this << device << linkDelay);
     NS_ABORT_MSG_IF(!device, "EthernetSwitch: AddPort needs a device");
     NS_ABORT_MSG_IF(linkDelay.IsStrictlyNegative(),
                     "EthernetSwitch: link delay must not be negative, got " << linkDelay);
@@ -331,6 +334,7 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
 void
 EthernetSwitch::SetRoute(uint32_t host, const std::vector<uint32_t>& ports)
 {
+    NS_LOG_FUNCTION(this << host << ports.size());
     NS_ABORT_MSG_IF(host >= m_hosts,
                     "EthernetSwitch: route for host " << host << " of " << m_hosts
                                                       << " (call SetHostAddressing first)");
@@ -366,6 +370,7 @@ EthernetSwitch::UpdateActive(Route& route)
 void
 EthernetSwitch::LinkChanged(uint32_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     Port& p = m_ports[port];
     if (p.device->IsLinkUp())
     {
@@ -374,6 +379,8 @@ EthernetSwitch::LinkChanged(uint32_t port)
         {
             if (p.pausing[priority])
             {
+                NS_LOG_LOGIC("port " << port << " up again: pause of priority " << +priority
+                                     << " repeated");
                 p.device->SendPfc(priority, m_pfcPauseQuanta);
             }
         }
@@ -386,6 +393,7 @@ EthernetSwitch::LinkChanged(uint32_t port)
 void
 EthernetSwitch::NoticeLink(uint32_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     const bool up = m_ports[port].device->IsLinkUp();
     if (up == m_ports[port].up)
     {
@@ -409,6 +417,7 @@ EthernetSwitch::NoticeLink(uint32_t port)
 void
 EthernetSwitch::FlushPort(uint32_t portIndex)
 {
+    NS_LOG_FUNCTION(this << portIndex);
     Port& port = m_ports[portIndex];
     for (uint8_t priority = 0; priority < RoceNetDevice::NUM_PRIORITIES; ++priority)
     {
@@ -430,12 +439,14 @@ EthernetSwitch::FlushPort(uint32_t portIndex)
 void
 EthernetSwitch::Advertise(uint32_t port)
 {
+    NS_LOG_FUNCTION(this << port);
     Port& p = m_ports[port];
     if (p.advertisedUp == p.up)
     {
         return;
     }
     p.advertisedUp = p.up;
+    NS_LOG_LOGIC("port " << port << (p.up ? " advertised up" : " withdrawn from the routes"));
     m_advertiseTrace(port, p.up);
 }
 
@@ -544,6 +555,7 @@ EthernetSwitch::SetPathView(const std::vector<Ptr<EthernetSwitch>>& spines,
 uint32_t
 EthernetSwitch::SelectPort(Ptr<const Packet> packet, uint32_t host)
 {
+    NS_LOG_FUNCTION(this << packet << host);
     NS_ABORT_MSG_IF(host >= m_hosts || m_routes[host].active.empty(),
                     "EthernetSwitch: no route to host " << host);
     uint8_t head[PARSED_BYTES] = {};
@@ -574,13 +586,16 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
     case PACKET_SPRAY: {
         const uint32_t chosen = ports[route.sprayNext];
         route.sprayNext = (route.sprayNext + 1) % n;
+        NS_LOG_LOGIC("host " << host << ": sprayed to port " << chosen << " of " << n);
         return chosen;
     }
     case ADAPTIVE:
     case CONGESTION_AWARE: {
         if (m_flowletGap.IsZero())
         {
-            return ChooseLeastCongested(head, host, ports);
+            const uint32_t chosen = ChooseLeastCongested(head, host, ports);
+            NS_LOG_LOGIC("host " << host << ": least congested port " << chosen << " of " << n);
+            return chosen;
         }
         const uint32_t hash = HashFlow(head);
         if (m_flowlets.empty())
@@ -596,6 +611,10 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
             f.port = ChooseLeastCongested(head, host, ports);
             NS_LOG_LOGIC("new flowlet of flow " << hash << ": port " << f.port);
         }
+        else
+        {
+            NS_LOG_LOGIC("flowlet of flow " << hash << " stays on port " << f.port);
+        }
         f.last = now;
         return f.port;
     }
@@ -603,7 +622,10 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
     default:
         if (m_bucketsPerPort == 0)
         {
-            return ports[HashFlow(head) % n];
+            const uint32_t hash = HashFlow(head);
+            NS_LOG_LOGIC("host " << host << ": ECMP hash " << hash << ", port " << ports[hash % n]
+                                 << " of " << n);
+            return ports[hash % n];
         }
         // Resilient hashing, without a table: bucket b of P x HashBucketsPerPort
         // belongs to port b mod P of the route; while that port is down, its buckets
@@ -612,6 +634,9 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
         const auto p = static_cast<uint32_t>(route.ports.size());
         const uint32_t bucket = HashFlow(head) % (p * m_bucketsPerPort);
         const uint32_t home = route.ports[bucket % p];
+        NS_LOG_LOGIC("host " << host << ": ECMP bucket " << bucket << ", port "
+                             << (m_ports[home].up ? home : ports[(bucket / p) % n])
+                             << (m_ports[home].up ? "" : " (its own port is down)"));
         return m_ports[home].up ? home : ports[(bucket / p) % n];
     }
 }
@@ -622,6 +647,7 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
                         uint16_t protocol,
                         const Address& /* from */)
 {
+    NS_LOG_FUNCTION(this << device << packet << protocol);
     const uint32_t inPort = m_portOfIfIndex[device->GetIfIndex()];
     const uint32_t bytes = packet->GetSize() + RoceNetDevice::ETHERNET_HEADER_BYTES;
     ++m_counters.receivedPackets;
@@ -680,6 +706,7 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
 Ptr<Packet>
 EthernetSwitch::Dequeue(uint32_t portIndex, uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << portIndex << +priority);
     Port& port = m_ports[portIndex];
     auto& queue = port.queues[priority];
     if (queue.empty())
@@ -692,6 +719,8 @@ EthernetSwitch::Dequeue(uint32_t portIndex, uint8_t priority)
     m_mmu->Release(entry.inPort, portIndex, priority, entry.bytes);
     if (m_ecnEnabled && MaybeMarkEcn(entry, port, queueBytes))
     {
+        NS_LOG_LOGIC("packet " << entry.packet->GetUid() << " marked CE at port " << portIndex
+                               << " priority " << +priority << ", " << queueBytes << " B queued");
         ++m_counters.ecnMarked;
         m_ecnMarkTrace(entry.packet, portIndex, queueBytes);
     }
@@ -742,6 +771,7 @@ EthernetSwitch::MaybeMarkEcn(Entry& entry, const Port& port, uint64_t queueBytes
 void
 EthernetSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reason, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << packet << inPort << reason << bytes);
     if (reason == DROP_NO_ROUTE)
     {
         ++m_counters.noRouteDrops;
@@ -761,18 +791,22 @@ EthernetSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, DropReason reaso
             ++m_counters.headroomDrops;
         }
     }
-    NS_LOG_LOGIC("drop at port " << inPort << " reason " << reason);
+    NS_LOG_LOGIC("packet " << packet->GetUid() << " (" << bytes << " B) from port " << inPort
+                           << " dropped, reason " << reason);
     m_dropTrace(packet, inPort, reason);
 }
 
 void
 EthernetSwitch::CheckPause(uint32_t portIndex, uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << portIndex << +priority);
     Port& port = m_ports[portIndex];
     if (port.pausing[priority] || !m_mmu->IsOverPauseThreshold(portIndex, priority))
     {
         return;
     }
+    NS_LOG_LOGIC("port " << portIndex << " priority " << +priority
+                         << ": over the pause threshold, PFC pause");
     port.pausing[priority] = true;
     ++m_counters.pfcPauses;
     m_pfcTrace(portIndex, priority, true);
@@ -782,6 +816,8 @@ EthernetSwitch::CheckPause(uint32_t portIndex, uint8_t priority)
 void
 EthernetSwitch::RefreshPause(uint32_t portIndex, uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << portIndex << +priority);
+    NS_LOG_LOGIC("port " << portIndex << " priority " << +priority << ": pause refreshed");
     ++m_counters.pfcPauseRefreshes;
     SendPause(portIndex, priority);
 }
@@ -801,11 +837,14 @@ EthernetSwitch::SendPause(uint32_t portIndex, uint8_t priority)
 void
 EthernetSwitch::CheckResume(uint32_t portIndex, uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << portIndex << +priority);
     if (!m_mmu->IsBelowResumeThreshold(portIndex, priority))
     {
         return;
     }
     Port& port = m_ports[portIndex];
+    NS_LOG_LOGIC("port " << portIndex << " priority " << +priority
+                         << ": below the resume threshold, PFC resume");
     port.pausing[priority] = false;
     port.refresh[priority].Cancel();
     ++m_counters.pfcResumes;
@@ -883,6 +922,7 @@ EthernetSwitch::IsPausingUpstream(uint32_t port, uint8_t priority) const
 int64_t
 EthernetSwitch::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_uniform->SetStream(stream);
     m_hashRng->SetStream(stream + 1);
     m_hashSaltDrawn = false;

@@ -75,6 +75,7 @@ SharedBufferMmu::SharedBufferMmu()
 uint32_t
 SharedBufferMmu::AddPort(uint64_t headroomBytes)
 {
+    NS_LOG_FUNCTION(this << headroomBytes);
     NS_ABORT_MSG_IF(m_pfcAlpha <= 0,
                     "SharedBufferMmu: PfcAlpha must be greater than 0, got " << m_pfcAlpha);
     NS_ABORT_MSG_IF(m_egressAlpha <= 0,
@@ -132,6 +133,7 @@ SharedBufferMmu::GetEgressThreshold() const
 SharedBufferMmu::Admission
 SharedBufferMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << inPort << outPort << +priority << bytes);
     Check(inPort, priority, "Admit");
     Check(outPort, priority, "Admit");
     Port& in = m_ports[inPort];
@@ -144,8 +146,13 @@ SharedBufferMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint
         {
             if (in.headroomUsed[priority] + bytes > in.headroom)
             {
+                NS_LOG_LOGIC("port " << inPort << " priority " << +priority
+                                     << ": PFC headroom full, drop");
                 return DROP_HEADROOM_FULL;
             }
+            NS_LOG_LOGIC("port " << inPort << " priority " << +priority << ": " << bytes
+                                 << " B into PFC headroom (" << in.headroomUsed[priority] + bytes
+                                 << " of " << in.headroom << " B)");
             toHeadroom = true;
         }
     }
@@ -153,10 +160,14 @@ SharedBufferMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint
     {
         if (out.egress[priority] + bytes > GetEgressThreshold())
         {
+            NS_LOG_LOGIC("port " << outPort << " priority " << +priority
+                                 << ": over the egress threshold " << GetEgressThreshold()
+                                 << " B, drop");
             return DROP_EGRESS_LIMIT;
         }
         if (bytes > GetSharedFree())
         {
+            NS_LOG_LOGIC("shared pool full, drop");
             return DROP_BUFFER_FULL;
         }
     }
@@ -179,6 +190,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t priority, uint
 void
 SharedBufferMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t priority, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << inPort << outPort << +priority << bytes);
     Check(inPort, priority, "Release");
     Check(outPort, priority, "Release");
     Port& in = m_ports[inPort];

@@ -52,6 +52,7 @@ RoceChannel::RoceChannel()
 void
 RoceChannel::SetDelay(Time delay)
 {
+    NS_LOG_FUNCTION(this << delay);
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "RoceChannel: Delay " << delay << " is negative");
     m_delay = delay;
 }
@@ -74,12 +75,14 @@ RoceChannel::Attach(Ptr<RoceNetDevice> device)
 bool
 RoceChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time txTime)
 {
+    NS_LOG_FUNCTION(this << frame << src << txTime);
     if (m_nDevices < 2)
     {
         return false;
     }
     if (!m_up)
     {
+        NS_LOG_LOGIC("wire down: frame " << frame->GetUid() << " lost");
         ++m_framesLost;
         m_frameLostTrace(frame);
         return true; // a dead wire swallows what is sent into it
@@ -100,8 +103,10 @@ RoceChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time
 void
 RoceChannel::Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generation)
 {
+    NS_LOG_FUNCTION(this << dst << frame << generation);
     if (generation != m_generation)
     {
+        NS_LOG_LOGIC("wire went down under frame " << frame->GetUid() << ": lost");
         ++m_framesLost; // the wire went down while the frame was on it
         m_frameLostTrace(frame);
         return;
@@ -112,6 +117,7 @@ RoceChannel::Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generat
 void
 RoceChannel::SetUp(bool up)
 {
+    NS_LOG_FUNCTION(this << up);
     if (up == m_up)
     {
         return;
@@ -162,6 +168,7 @@ RoceChannel::GetDevice(std::size_t i) const
 void
 RoceChannel::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_nDevices = 0;

@@ -212,6 +212,7 @@ RoceNetDevice::CheckPriority(uint8_t priority, const char* what)
 void
 RoceNetDevice::SetDataRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "RoceNetDevice: DataRate " << rate << " must be > 0");
     m_bps = rate;
 }
@@ -237,12 +238,14 @@ RoceNetDevice::Attach(Ptr<RoceChannel> channel)
 void
 RoceNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
 {
+    NS_LOG_FUNCTION(this << em);
     m_receiveErrorModel = em;
 }
 
 void
 RoceNetDevice::SetIpv4Address(Ipv4Address address)
 {
+    NS_LOG_FUNCTION(this << address);
     m_ipv4Address = address;
 }
 
@@ -333,6 +336,7 @@ RoceNetDevice::AddEthernet(Ptr<Packet> packet,
 bool
 RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, uint16_t protocol)
 {
+    NS_LOG_FUNCTION(this << packet << src << dst << protocol);
     uint8_t priority = 0;
     if (protocol == IPV4_PROTOCOL && packet->GetSize() >= 2)
     {
@@ -354,6 +358,8 @@ RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, u
     PriorityQueue& q = m_queues[priority];
     if (q.bytes + packet->GetSize() > m_maxQueueBytes)
     {
+        NS_LOG_LOGIC("frame " << packet->GetUid() << " (" << packet->GetSize() << " B, priority "
+                              << +priority << "): queue full at " << q.bytes << " B, dropped");
         ++m_counters.queueDrops;
         m_dropTrace(packet, priority);
         m_macTxDropTrace(packet);
@@ -370,6 +376,7 @@ RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, u
 bool
 RoceNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
     Mac48Address dst =
         Mac48Address::IsMatchingType(dest) ? Mac48Address::ConvertFrom(dest) : GetPeerMac();
     return Enqueue(packet, m_address, dst, protocolNumber);
@@ -381,6 +388,7 @@ RoceNetDevice::SendFrom(Ptr<Packet> packet,
                         const Address& dest,
                         uint16_t protocolNumber)
 {
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
     Mac48Address dst =
         Mac48Address::IsMatchingType(dest) ? Mac48Address::ConvertFrom(dest) : GetPeerMac();
     return Enqueue(packet, Mac48Address::ConvertFrom(source), dst, protocolNumber);
@@ -389,12 +397,15 @@ RoceNetDevice::SendFrom(Ptr<Packet> packet,
 void
 RoceNetDevice::SendPfc(uint8_t priority, uint16_t quanta)
 {
+    NS_LOG_FUNCTION(this << +priority << quanta);
     CheckPriority(priority, "SendPfc");
     PfcHeader pfc;
     pfc.SetPauseTime(priority, quanta);
     Ptr<Packet> frame = Create<Packet>();
     frame->AddHeader(pfc);
     AddEthernet(frame, m_address, Mac48Address("01:80:c2:00:00:01"), PfcHeader::ETHERTYPE);
+    NS_LOG_LOGIC("sends PFC " << (quanta > 0 ? "pause" : "resume") << " of priority " << +priority
+                              << " (" << quanta << " quanta)");
     m_controlQueue.push_back(frame);
     ++m_counters.pfcSent;
     m_pfcSentTrace(priority, quanta);
@@ -418,6 +429,7 @@ RoceNetDevice::SetPullCallback(uint8_t priority, PullCallback cb)
 void
 RoceNetDevice::NotifyTxReady()
 {
+    NS_LOG_FUNCTION(this);
     TryTransmit();
 }
 
@@ -510,6 +522,7 @@ RoceNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
 void
 RoceNetDevice::TransmitComplete()
 {
+    NS_LOG_FUNCTION(this);
     Ptr<Packet> frame = m_currentFrame;
     m_currentFrame = nullptr;
     m_txBusy = false;
@@ -526,12 +539,14 @@ RoceNetDevice::TransmitComplete()
 void
 RoceNetDevice::Receive(Ptr<Packet> frame)
 {
+    NS_LOG_FUNCTION(this << frame);
     if (!m_channel)
     {
         return; // disposed: a frame still on the wire when the device went is not delivered
     }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {
+        NS_LOG_LOGIC("frame " << frame->GetUid() << " corrupted by the error model, dropped");
         ++m_counters.rxErrorDrops;
         m_rxErrorDropTrace(frame);
         return;
@@ -584,6 +599,7 @@ RoceNetDevice::Receive(Ptr<Packet> frame)
 void
 RoceNetDevice::ReceivePfc(Ptr<Packet> body)
 {
+    NS_LOG_FUNCTION(this << body);
     PfcHeader pfc;
     body->RemoveHeader(pfc);
     if (pfc.GetOpcode() != PfcHeader::OPCODE)
@@ -613,6 +629,7 @@ RoceNetDevice::ReceivePfc(Ptr<Packet> body)
         q.resumeEvent.Cancel();
         if (quanta == 0)
         {
+            NS_LOG_LOGIC("PFC resume of priority " << +p);
             q.pausedUntil = now;
             q.pausedSince = Time(-1);
             q.watchdogEvent.Cancel();
@@ -622,6 +639,8 @@ RoceNetDevice::ReceivePfc(Ptr<Packet> body)
         {
             // One quantum is 512 bit times at the port's line rate.
             Time pause = m_bps.CalculateBytesTxTime(64ULL * quanta);
+            NS_LOG_LOGIC("PFC pause of priority " << +p << " for " << pause.As(Time::US) << " ("
+                                                  << quanta << " quanta)");
             q.pausedUntil = now + pause;
             q.resumeEvent = Simulator::Schedule(pause, &RoceNetDevice::PauseExpired, this, p);
             if (q.pausedSince.IsNegative())
@@ -665,6 +684,7 @@ RoceNetDevice::CheckWatchdog() const
 void
 RoceNetDevice::WatchdogCheck(uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << +priority);
     PriorityQueue& q = m_queues[priority];
     const Time now = Simulator::Now();
     if (q.pausedSince.IsNegative() || now - q.pausedSince < m_watchdogDetection ||
@@ -691,6 +711,7 @@ RoceNetDevice::WatchdogCheck(uint8_t priority)
 void
 RoceNetDevice::RestorationCheck(uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << +priority);
     PriorityQueue& q = m_queues[priority];
     const Time quiet = Simulator::Now() - q.lastPause;
     if (quiet < m_watchdogRestoration)
@@ -711,6 +732,7 @@ RoceNetDevice::RestorationCheck(uint8_t priority)
 void
 RoceNetDevice::DropStorm(uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << +priority);
     PriorityQueue& q = m_queues[priority];
     while (!q.frames.empty())
     {
@@ -788,6 +810,7 @@ RoceNetDevice::IsLinkUp() const
 void
 RoceNetDevice::NotifyLinkChange()
 {
+    NS_LOG_FUNCTION(this);
     m_linkChangeCallbacks();
 }
 
