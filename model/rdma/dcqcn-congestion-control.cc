@@ -148,6 +148,7 @@ DcqcnCongestionControl::UsesCnp() const
 void
 DcqcnCongestionControl::OnSend(uint64_t bytes, Time /* now */)
 {
+    NS_LOG_FUNCTION(this << bytes);
     const double before = m_controller->GetRate();
     m_controller->OnBytesSent(bytes);
     if (m_controller->GetRate() != before)
@@ -173,6 +174,7 @@ DcqcnCongestionControl::OnCnp(Time now)
 void
 DcqcnCongestionControl::RestartTimer()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
     m_timer = Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::IncreaseTimer, this);
 }

@@ -46,6 +46,7 @@ DcqcnRateController::DcqcnRateController(const DcqcnConfig& config, Time created
       m_alpha(config.initialAlpha),
       m_alphaUpdated(created)
 {
+    NS_LOG_FUNCTION(this << created);
     m_config.Validate();
 }
 
@@ -68,6 +69,7 @@ DcqcnRateController::DecayAlpha(Time now)
 bool
 DcqcnRateController::OnCnp(Time now)
 {
+    NS_LOG_FUNCTION(this << now);
     DecayAlpha(now);
     const bool cut = m_lastCut.IsNegative() || now - m_lastCut >= m_config.decreasePeriod;
     if (cut)
@@ -83,6 +85,12 @@ DcqcnRateController::OnCnp(Time now)
         m_byteEvents = 0;
         m_bytes = 0;
         ++m_cuts;
+        NS_LOG_LOGIC("CNP: rate cut to " << m_rc << " bit/s (target " << m_rt << ", alpha "
+                                         << m_alpha << ")");
+    }
+    else
+    {
+        NS_LOG_LOGIC("CNP within DecreasePeriod of the last cut: rate stays " << m_rc << " bit/s");
     }
     m_alpha = (1.0 - m_config.g) * m_alpha + m_config.g;
     m_alphaUpdated = now; // the alpha timer restarts with each CNP
@@ -92,6 +100,7 @@ DcqcnRateController::OnCnp(Time now)
 void
 DcqcnRateController::OnTimer()
 {
+    NS_LOG_FUNCTION(this);
     ++m_timerEvents;
     Increase();
 }
@@ -99,6 +108,7 @@ DcqcnRateController::OnTimer()
 void
 DcqcnRateController::OnBytesSent(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     if (!IsLimited())
     {
         return;
@@ -137,6 +147,11 @@ DcqcnRateController::Increase()
     {
         m_rc = m_config.lineRateBps;
     }
+    NS_LOG_LOGIC("increase (" << (hi <= m_config.fastRecoverySteps
+                                      ? "fast recovery"
+                                      : (lo > m_config.fastRecoverySteps ? "hyper" : "additive"))
+                              << ", timer " << m_timerEvents << ", bytes " << m_byteEvents
+                              << "): rate " << m_rc << " bit/s, target " << m_rt);
 }
 
 double

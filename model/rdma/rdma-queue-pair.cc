@@ -22,12 +22,14 @@ RdmaQueuePair::RdmaQueuePair(uint32_t qpn, uint32_t localRank, uint32_t remoteRa
       m_remoteRank(remoteRank),
       m_mtu(mtu)
 {
+    NS_LOG_FUNCTION(this << qpn << localRank << remoteRank << mtu);
     NS_ABORT_MSG_IF(mtu == 0, "RdmaQueuePair: Mtu " << mtu << " must be > 0");
 }
 
 void
 RdmaQueuePair::SetInitialPsns(uint32_t sendPsn, uint32_t expectedPsn)
 {
+    NS_LOG_FUNCTION(this << sendPsn << expectedPsn);
     NS_ABORT_MSG_IF(!m_sends.empty() || !m_recvs.empty() || m_sndMax != m_sndUna,
                     "RdmaQueuePair " << m_qpn << ": initial PSNs must be set before use");
     NS_ABORT_MSG_IF(sendPsn > 0xFFFFFF || expectedPsn > 0xFFFFFF,
@@ -89,12 +91,15 @@ RdmaQueuePair::Unwrap(uint32_t psn24, uint64_t reference)
 void
 RdmaQueuePair::PostSend(const RdmaCompletion& info, RdmaCompletionCallback onSent)
 {
+    NS_LOG_FUNCTION(this << info.size);
     NS_ABORT_MSG_IF(info.size == 0, "RdmaQueuePair: message size 0 is not allowed");
     SendMessage m;
     m.info = info;
     m.cb = onSent;
     m.firstPsn = m_nextPsn;
     m.packets = (info.size + m_mtu - 1) / m_mtu;
+    NS_LOG_LOGIC("qp " << m_qpn << ": message of " << info.size << " B is PSN " << m.firstPsn
+                       << " to " << m.firstPsn + m.packets - 1);
     m_nextPsn += m.packets;
     m_sends.push_back(std::move(m));
 }
@@ -126,6 +131,7 @@ RdmaQueuePair::HasOutstanding() const
 RdmaQueuePair::Segment
 RdmaQueuePair::NextSegment()
 {
+    NS_LOG_FUNCTION(this);
     // Selective repeat: a PSN a NAK named goes first, alone.
     while (!m_resend.empty())
     {
@@ -139,6 +145,8 @@ RdmaQueuePair::NextSegment()
         {
             if (psn < m.firstPsn + m.packets)
             {
+                NS_LOG_LOGIC("qp " << m_qpn << ": resends PSN " << psn
+                                   << " alone (selective repeat)");
                 Segment s = BuildSegment(m, psn);
                 s.retransmission = true;
                 return s;
@@ -192,15 +200,20 @@ RdmaQueuePair::OnAck(uint32_t psn24,
                      bool nak,
                      std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done)
 {
+    NS_LOG_FUNCTION(this << psn24 << nak);
     // Everything below newUna is acknowledged: an ACK carries the last PSN received
     // in order, a NAK the PSN the receiver expects.
     int64_t psn = Unwrap(psn24, m_sndUna);
     int64_t newUna = nak ? psn : psn + 1;
     if (newUna < static_cast<int64_t>(m_sndUna) || newUna > static_cast<int64_t>(m_sndMax))
     {
+        NS_LOG_LOGIC("qp " << m_qpn << ": " << (nak ? "NAK" : "ACK") << " for PSN " << psn
+                           << " outside [" << m_sndUna << ", " << m_sndMax << "], ignored");
         return false; // stale or impossible: ignore
     }
     bool progress = static_cast<uint64_t>(newUna) > m_sndUna;
+    NS_LOG_LOGIC("qp " << m_qpn << ": " << (nak ? "NAK" : "ACK") << " PSN " << psn
+                       << ", acknowledged up to " << newUna << " (sent up to " << m_sndMax << ")");
     m_sndUna = static_cast<uint64_t>(newUna);
     while (!m_sends.empty() && m_sends.front().firstPsn + m_sends.front().packets <= m_sndUna)
     {
@@ -219,6 +232,7 @@ RdmaQueuePair::OnAck(uint32_t psn24,
             if (m_sndUna < m_sndNxt &&
                 std::find(m_resend.begin(), m_resend.end(), m_sndUna) == m_resend.end())
             {
+                NS_LOG_LOGIC("qp " << m_qpn << ": NAK, PSN " << m_sndUna << " to be resent");
                 m_resend.push_back(m_sndUna);
             }
             return true;
@@ -236,6 +250,9 @@ RdmaQueuePair::OnAck(uint32_t psn24,
 void
 RdmaQueuePair::GoBackN()
 {
+    NS_LOG_FUNCTION(this);
+    NS_LOG_LOGIC("qp " << m_qpn << ": go back N, resends from PSN " << m_sndUna << " (sent up to "
+                       << m_sndMax << ")");
     m_resend.clear(); // everything from m_sndUna goes again
     m_sndNxt = m_sndUna;
     m_cursor = 0;
@@ -273,6 +290,7 @@ RdmaQueuePair::GetPendingSends() const
 void
 RdmaQueuePair::PostReceive(const RdmaCompletion& info, RdmaCompletionCallback onReceived)
 {
+    NS_LOG_FUNCTION(this << info.size);
     RecvMessage m;
     m.info = info;
     m.cb = onReceived;
@@ -282,6 +300,7 @@ RdmaQueuePair::PostReceive(const RdmaCompletion& info, RdmaCompletionCallback on
 void
 RdmaQueuePair::SetReorderWindow(uint32_t packets)
 {
+    NS_LOG_FUNCTION(this << packets);
     NS_ABORT_MSG_IF(m_delivered > 0,
                     "RdmaQueuePair " << m_qpn << ": reorder window set after data arrived");
     m_reorderWindow = packets;
@@ -292,6 +311,7 @@ RdmaQueuePair::SetReorderWindow(uint32_t packets)
 void
 RdmaQueuePair::SetNakThreshold(uint32_t packets)
 {
+    NS_LOG_FUNCTION(this << packets);
     NS_ABORT_MSG_IF(packets > m_reorderWindow,
                     "RdmaQueuePair " << m_qpn << ": NakThreshold " << packets
                                      << " above the reorder window " << m_reorderWindow);
@@ -304,9 +324,12 @@ RdmaQueuePair::OnData(uint32_t psn24,
                       bool lastOfMessage,
                       std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed)
 {
+    NS_LOG_FUNCTION(this << psn24 << payload << lastOfMessage);
     int64_t psn = Unwrap(psn24, m_expected);
     if (psn < static_cast<int64_t>(m_expected))
     {
+        NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " below the expected " << m_expected
+                           << ", duplicate");
         return RX_DUPLICATE;
     }
     if (psn > static_cast<int64_t>(m_expected))
@@ -318,8 +341,11 @@ RdmaQueuePair::OnData(uint32_t psn24,
             const std::size_t slot = static_cast<uint64_t>(psn) % m_held.size();
             if (m_held[slot] != 0)
             {
+                NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " held already, duplicate");
                 return RX_DUPLICATE;
             }
+            NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " placed out of order, " << ahead
+                               << " ahead of the expected " << m_expected);
             m_held[slot] = payload + 1;
             m_heldLast[slot] = lastOfMessage;
             ++m_heldCount;
@@ -334,8 +360,12 @@ RdmaQueuePair::OnData(uint32_t psn24,
         }
         if (m_nakSent || m_reorderWindow > 0)
         {
+            NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " out of order (expected "
+                               << m_expected << "), dropped");
             return RX_OUT_OF_ORDER_DROP;
         }
+        NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " out of order (expected " << m_expected
+                           << "), NAK");
         m_nakSent = true;
         return RX_OUT_OF_ORDER_NAK;
     }
@@ -386,6 +416,7 @@ RdmaQueuePair::Deliver(uint32_t payload,
     NS_ABORT_MSG_IF(m.received != m.info.size,
                     "RdmaQueuePair " << m_qpn << ": message ended after " << m.received << " of "
                                      << m.info.size << " bytes");
+    NS_LOG_LOGIC("qp " << m_qpn << ": message of " << m.info.size << " B received in full");
     completed.emplace_back(m.info, m.cb);
     m_recvs.pop_front();
     ++m_msn;

@@ -221,6 +221,7 @@ RdmaTransport::~RdmaTransport() = default;
 void
 RdmaTransport::DoInitialize()
 {
+    NS_LOG_FUNCTION(this);
     Validate();
     Object::DoInitialize();
 }
@@ -262,6 +263,7 @@ RdmaTransport::DoDispose()
 void
 RdmaTransport::SetMtu(uint32_t mtu)
 {
+    NS_LOG_FUNCTION(this << mtu);
     NS_ABORT_MSG_IF(mtu < MIN_PATH_MTU || mtu > MAX_PATH_MTU,
                     "RdmaTransport: Mtu " << mtu << " is outside " << MIN_PATH_MTU << ".."
                                           << MAX_PATH_MTU);
@@ -361,12 +363,14 @@ RdmaTransport::GetWindowPackets(const RdmaQueuePair& qp) const
 void
 RdmaTransport::OnRateChange(uint32_t qpn, double rate)
 {
+    NS_LOG_FUNCTION(this << qpn << rate);
     m_rateTrace(qpn, rate);
 }
 
 void
 RdmaTransport::SetDevice(Ptr<RoceNetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(!device, "RdmaTransport: SetDevice needs a RoceNetDevice");
     m_device = device;
     m_dataPriority = RoceNetDevice::PriorityFromDscp(m_dataDscp);
@@ -388,6 +392,7 @@ RdmaTransport::GetDevice() const
 void
 RdmaTransport::SetRankTable(uint32_t rank, std::shared_ptr<RankTable> table)
 {
+    NS_LOG_FUNCTION(this << rank);
     NS_ABORT_MSG_IF(!table || rank >= table->transports.size(),
                     "RdmaTransport: rank " << rank << " is not in the rank table");
     m_rank = rank;
@@ -481,6 +486,7 @@ RdmaTransport::GetQpCongestionControl(uint32_t qpn) const
 uint32_t
 RdmaTransport::CreateQp(uint32_t remoteRank, uint32_t connection, uint32_t entropy)
 {
+    NS_LOG_FUNCTION(this << remoteRank << connection << entropy);
     NS_ABORT_MSG_IF(!m_device, "RdmaTransport (rank " << m_rank << "): no RoceNetDevice set");
     auto qpn = static_cast<uint32_t>(m_qps.size());
     NS_ABORT_MSG_IF(qpn + QPN_BASE > 0xFFFFFF, "RdmaTransport: more than 2^24 queue pairs");
@@ -606,6 +612,7 @@ RdmaTransport::PostMessage(uint32_t dstRank,
 void
 RdmaTransport::PostChunk(SplitMessage& split, uint32_t entropy)
 {
+    NS_LOG_FUNCTION(this << entropy);
     const uint64_t first = split.nextPacket;
     split.nextPacket = std::min(split.packets, first + m_entropyChunk);
     PostPart(split.info,
@@ -624,6 +631,7 @@ RdmaTransport::PostPart(RdmaCompletion part,
                         RdmaCompletionCallback onSent,
                         RdmaCompletionCallback onReceived)
 {
+    NS_LOG_FUNCTION(this << part.id << entropy << firstPacket << endPacket);
     // Whole packets but the message's last.
     part.entropy = entropy;
     part.size = std::min(part.size, endPacket * m_mtu) - firstPacket * m_mtu;
@@ -665,12 +673,14 @@ RdmaTransport::ScheduleWake(Time at)
 void
 RdmaTransport::Wake()
 {
+    NS_LOG_FUNCTION(this);
     m_device->NotifyTxReady();
 }
 
 Ptr<Packet>
 RdmaTransport::PullData(uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << +priority);
     if (priority != m_dataPriority)
     {
         return nullptr;
@@ -816,6 +826,7 @@ RdmaTransport::SendControl(Ptr<Packet> packet, const RdmaQueuePair& qp)
 void
 RdmaTransport::SendAck(RdmaQueuePair& qp, bool nak)
 {
+    NS_LOG_FUNCTION(this << qp.GetQpn() << nak);
     uint64_t expected = qp.GetExpectedPsn();
     Ptr<Packet> packet = Create<Packet>();
     packet->AddTrailer(IcrcTrailer());
@@ -847,6 +858,7 @@ RdmaTransport::SendAck(RdmaQueuePair& qp, bool nak)
 void
 RdmaTransport::SendCnp(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << qp.GetQpn());
     Ptr<Packet> packet = Create<Packet>();
     packet->AddTrailer(IcrcTrailer());
     packet->AddHeader(CnpHeader());
@@ -855,6 +867,8 @@ RdmaTransport::SendCnp(RdmaQueuePair& qp)
     bth.SetBecn(true);
     bth.SetDestQp(qp.GetRemoteQpn() + QPN_BASE);
     packet->AddHeader(bth);
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": CE received, CNP "
+                         << packet->GetUid() << " to rank " << qp.GetRemoteRank());
     SendControl(packet, qp);
     qp.lastCnpSent = Simulator::Now();
     ++m_stats.cnpsSent;
@@ -877,6 +891,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
                        uint16_t protocol,
                        const Address& from)
 {
+    NS_LOG_FUNCTION(this << device << packet << protocol << from);
     if (protocol != RoceNetDevice::IPV4_PROTOCOL)
     {
         return DropMalformed(packet, "not IPv4");
@@ -975,6 +990,8 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         AethHeader aeth;
         aeth.Deserialize(it);
         bool nak = aeth.IsNak();
+        NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": " << (nak ? "NAK" : "ACK") << " "
+                             << packet->GetUid() << ", PSN " << bth.GetPsn());
         nak ? ++m_stats.naksReceived : ++m_stats.acksReceived;
         // Reused between ACKs (no allocation per ACK); Receive never re-enters itself.
         auto& done = m_completedSends;
@@ -1005,6 +1022,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     }
     if (opcode == BthHeader::CNP)
     {
+        NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": CNP " << packet->GetUid());
         ++m_stats.cnpsReceived;
         m_cnpReceivedTrace(qpn);
         qp.cc->OnCnp(now);
@@ -1019,6 +1037,9 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     }
 
     // Notification point: CNP on CE, at most one per QP per CnpInterval.
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": data packet " << packet->GetUid()
+                         << ", PSN " << bth.GetPsn() << ", " << payload << " B"
+                         << (ip.GetEcn() == Ipv4Header::ECN_CE ? ", CE" : ""));
     if (ip.GetEcn() == Ipv4Header::ECN_CE)
     {
         ++m_stats.ceReceived;
@@ -1058,6 +1079,8 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
                 continue; // other parts of the message are still on their way
             }
             info.doneTime = now;
+            NS_LOG_LOGIC("rank " << m_rank << ": message " << info.id << " from rank "
+                                 << info.srcRank << " received, " << info.size << " B");
             ++m_stats.messagesReceived;
             m_messageReceivedTrace(info);
             if (!cb.IsNull())
@@ -1100,6 +1123,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
 void
 RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done)
 {
+    NS_LOG_FUNCTION(this << done.size());
     Time now = Simulator::Now();
     for (auto& [info, cb] : done)
     {
@@ -1117,6 +1141,8 @@ RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletio
             }
         }
         info.doneTime = now;
+        NS_LOG_LOGIC("rank " << m_rank << ": message " << info.id << " to rank " << info.dstRank
+                             << " acknowledged in full");
         ++m_stats.messagesSent;
         m_messageSentTrace(info);
         if (!cb.IsNull())
@@ -1129,6 +1155,7 @@ RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletio
 void
 RdmaTransport::ArmTimer(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << qp.GetQpn());
     qp.rtoDeadline = Simulator::Now() + m_rto;
     if (!ai_fabric::IsPending(qp.rtoEvent))
     {
@@ -1140,6 +1167,7 @@ RdmaTransport::ArmTimer(RdmaQueuePair& qp)
 void
 RdmaTransport::RetransmitTimeout(uint32_t qpn)
 {
+    NS_LOG_FUNCTION(this << qpn);
     RdmaQueuePair& qp = *m_qps[qpn];
     if (qp.failed || !qp.HasOutstanding())
     {

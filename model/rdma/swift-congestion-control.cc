@@ -121,6 +121,7 @@ SwiftCongestionControl::Clamp(double rate) const
 void
 SwiftCongestionControl::OnAck(uint64_t /* ackedPackets */, Time rtt, Time now)
 {
+    NS_LOG_FUNCTION(this << rtt << now);
     if (rtt.IsNegative())
     {
         return; // no sample (a go-back-N round)
@@ -135,6 +136,7 @@ SwiftCongestionControl::OnAck(uint64_t /* ackedPackets */, Time rtt, Time now)
         // AdditiveIncrease packets of window per round trip: b / d per d of time.
         const double b = 8.0 * m_packetBytes;
         m_rate = Clamp(m_rate + m_additiveIncrease * b * elapsed.GetSeconds() / (d * d));
+        NS_LOG_LOGIC("delay " << rtt.As(Time::US) << " below target: rate " << m_rate);
     }
     else if (m_lastDecrease.IsNegative() || now - m_lastDecrease >= rtt)
     {
@@ -155,6 +157,7 @@ SwiftCongestionControl::OnTimeout(Time now)
     NS_LOG_FUNCTION(this << now);
     m_rate = Clamp(m_rate * (1.0 - m_maxDecrease));
     m_lastDecrease = now;
+    NS_LOG_LOGIC("retransmission timeout: rate " << m_rate);
     NotifyRateChange();
 }
 
