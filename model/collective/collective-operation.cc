@@ -190,6 +190,7 @@ void
 CollectiveOperation::AddPhaseTraffic(const CollectiveResult& phase,
                                      const std::vector<uint32_t>& ranks)
 {
+    NS_LOG_FUNCTION(this << phase.bytes << ranks.size());
     NS_ABORT_MSG_IF(ranks.size() != phase.ranks,
                     GetInstanceTypeId().GetName()
                         << ": a phase of " << phase.ranks << " ranks mapped onto " << ranks.size());

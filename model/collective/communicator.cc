@@ -248,12 +248,14 @@ Communicator::Send(uint32_t src,
 void
 Communicator::Hold(Ptr<CollectiveOperation> op)
 {
+    NS_LOG_FUNCTION(this << op);
     m_inFlight.push_back(op);
 }
 
 void
 Communicator::Release(Ptr<CollectiveOperation> op)
 {
+    NS_LOG_FUNCTION(this << op);
     auto it = std::find(m_inFlight.begin(), m_inFlight.end(), op);
     NS_ABORT_MSG_IF(it == m_inFlight.end(),
                     "Communicator " << m_id << ": Release of an operation not held");

@@ -34,6 +34,7 @@ HierarchicalCollective::~HierarchicalCollective() = default;
 void
 HierarchicalCollective::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_phases.clear();
     m_hierarchy = nullptr;
     CollectiveOperation::DoDispose();

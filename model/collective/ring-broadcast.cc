@@ -52,6 +52,7 @@ RingBroadcast::GetBusBandwidthFactor(uint32_t /* ranks */) const
 void
 RingBroadcast::DoStart()
 {
+    NS_LOG_FUNCTION(this << m_root);
     NS_ABORT_MSG_IF(m_root >= m_comm->GetSize(),
                     "RingBroadcast: Root " << m_root << " is not a rank (size " << m_comm->GetSize()
                                            << ")");

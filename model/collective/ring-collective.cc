@@ -86,6 +86,7 @@ RingCollective::DoStart()
 void
 RingCollective::Forward(uint32_t chunk, uint32_t channel, uint64_t piece, uint32_t hop)
 {
+    NS_LOG_FUNCTION(this << chunk << channel << piece << hop);
     uint32_t n = m_comm->GetSize();
     uint32_t src = (GetFirstSender(chunk, n) + hop) % n;
     uint32_t dst = (src + 1) % n;
@@ -116,6 +117,7 @@ RingCollective::OnArrival(uint32_t chunk, uint32_t channel, uint64_t piece, uint
 void
 RingCollective::OnReady(uint32_t chunk, uint32_t channel, uint64_t piece, uint32_t hop)
 {
+    NS_LOG_FUNCTION(this << chunk << channel << piece << hop);
     if (hop + 1 < m_hops)
     {
         Forward(chunk, channel, piece, hop + 1);

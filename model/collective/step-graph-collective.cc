@@ -34,6 +34,7 @@ StepGraphCollective::~StepGraphCollective() = default;
 void
 StepGraphCollective::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_stepList.clear();
     m_transfer.clear();
     m_lanes.clear();
@@ -43,6 +44,7 @@ StepGraphCollective::DoDispose()
 std::vector<StepGraphCollective::StepId>
 StepGraphCollective::AddLane(uint32_t rank, uint32_t steps)
 {
+    NS_LOG_FUNCTION(this << rank << steps);
     NS_ASSERT(steps > 0 && rank < m_comm->GetSize());
     const auto lane = static_cast<uint32_t>(m_lanes.size());
     const auto first = static_cast<uint32_t>(m_stepList.size());
@@ -63,6 +65,7 @@ StepGraphCollective::AddTransfer(StepId from,
                                  uint32_t channel,
                                  bool reduced)
 {
+    NS_LOG_FUNCTION(this << from.id << to.id << bytes << channel << reduced);
     NS_ASSERT(bytes > 0 && from.rank != to.rank);
     m_stepList[from.id].transfers.push_back(static_cast<uint32_t>(m_transfer.size()));
     m_transfer.push_back({to.id, bytes, channel});
@@ -94,6 +97,7 @@ StepGraphCollective::DoStart()
 void
 StepGraphCollective::TryNext(uint32_t lane)
 {
+    NS_LOG_FUNCTION(this << lane);
     Lane& l = m_lanes[lane];
     if (l.reducing || l.next == l.count)
     {
@@ -151,6 +155,7 @@ StepGraphCollective::RunStep(uint32_t step)
 void
 StepGraphCollective::FinishIfDone()
 {
+    NS_LOG_FUNCTION(this);
     if (m_transfersLeft == 0 && m_lanesLeft == 0 && !IsFinished())
     {
         NS_LOG_LOGIC("every step ran and every transfer arrived");

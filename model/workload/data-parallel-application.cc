@@ -82,6 +82,7 @@ DataParallelApplication::DoDispose()
 int64_t
 DataParallelApplication::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_forwardTime->SetStream(stream);
     m_backwardTime->SetStream(stream + 1);
     return 2;
@@ -216,6 +217,7 @@ DataParallelApplication::DoStartIteration()
 void
 DataParallelApplication::TryNextBucket()
 {
+    NS_LOG_FUNCTION(this << m_nextBucket);
     if (m_bucketInFlight || m_nextBucket == m_bucketSize.size())
     {
         return;
@@ -258,6 +260,7 @@ DataParallelApplication::OnBucketDone(const CollectiveResult& result)
 void
 DataParallelApplication::EndIfDone()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_computeDone || m_nextBucket < m_bucketSize.size())
     {
         return;

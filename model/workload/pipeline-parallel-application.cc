@@ -204,6 +204,7 @@ PipelineParallelApplication::DoStartIteration()
 void
 PipelineParallelApplication::TryRun(uint32_t stage)
 {
+    NS_LOG_FUNCTION(this << stage);
     Stage& st = m_stage[stage];
     if (st.busy || st.next == st.passes.size())
     {

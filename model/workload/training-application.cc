@@ -132,6 +132,7 @@ TrainingApplication::SetCommunicator(Ptr<Communicator> comm)
 void
 TrainingApplication::SetAlgorithms(const std::map<std::string, ObjectFactory>& algorithms)
 {
+    NS_LOG_FUNCTION(this << algorithms.size());
     m_algorithms = algorithms;
 }
 

@@ -388,6 +388,7 @@ TrainingJobApplication::DoStartIteration()
 void
 TrainingJobApplication::TryRun(uint32_t r)
 {
+    NS_LOG_FUNCTION(this << r);
     Replica& rep = m_replicas[r];
     if (rep.busy || rep.next == rep.passes.size())
     {
@@ -416,6 +417,7 @@ TrainingJobApplication::TryRun(uint32_t r)
 void
 TrainingJobApplication::StartBlock(uint32_t r)
 {
+    NS_LOG_FUNCTION(this << r);
     Replica& rep = m_replicas[r];
     const bool forward = rep.passes[rep.next].forward;
     const std::vector<Block>& blocks = m_blocks[rep.stage];
@@ -479,6 +481,7 @@ TrainingJobApplication::TensorCollectiveDone(uint32_t r, const CollectiveResult&
 void
 TrainingJobApplication::BlockDone(uint32_t r)
 {
+    NS_LOG_FUNCTION(this << r);
     Replica& rep = m_replicas[r];
     const bool forward = rep.passes[rep.next].forward;
     const std::vector<Block>& blocks = m_blocks[rep.stage];
@@ -566,6 +569,7 @@ TrainingJobApplication::Arrive(const RendezvousKey& key,
                                uint32_t needed,
                                const std::function<void()>& then)
 {
+    NS_LOG_FUNCTION(this << needed);
     Rendezvous& rv = m_rendezvous[key];
     if (++rv.arrived < needed)
     {
@@ -621,6 +625,7 @@ TrainingJobApplication::DrawRouting(uint32_t set, uint32_t moeLayer)
 void
 TrainingJobApplication::StartMoe(uint32_t set)
 {
+    NS_LOG_FUNCTION(this << set);
     MoeStep& step = m_moe[set];
     const Replica& first = m_replicas[step.replicas.front()];
     const std::vector<Block>& blocks = m_blocks[first.stage];
@@ -833,6 +838,7 @@ TrainingJobApplication::BucketOperationDone(uint32_t id, const CollectiveResult&
 void
 TrainingJobApplication::CountCollective(Traffic traffic, const CollectiveResult& result)
 {
+    NS_LOG_FUNCTION(this << +traffic << result.bytes);
     m_operationTimes[traffic].Add(result.GetDuration().GetSeconds());
     m_iterationBytes[traffic] += result.bytes;
     m_collectiveTrace(traffic, result);
@@ -841,6 +847,7 @@ TrainingJobApplication::CountCollective(Traffic traffic, const CollectiveResult&
 void
 TrainingJobApplication::CheckReplicaDone(uint32_t r)
 {
+    NS_LOG_FUNCTION(this << r);
     Replica& rep = m_replicas[r];
     if (!rep.passesDone || rep.bucketsLeft > 0)
     {

@@ -110,6 +110,7 @@ UdpLineRateSource::DoDispose()
 void
 UdpLineRateSource::Setup(Ptr<RoceNetDevice> nic, Ipv4Address destination)
 {
+    NS_LOG_FUNCTION(this << nic << destination);
     Setup(nic, std::vector<Ipv4Address>{destination});
 }
 
@@ -175,6 +176,7 @@ UdpLineRateSource::FlowPort(Ipv4Address destination) const
 Ptr<Packet>
 UdpLineRateSource::Pull(uint8_t /* priority */)
 {
+    NS_LOG_FUNCTION(this);
     if (!m_running || (m_maxBytes > 0 && m_bytes + m_packetSize > m_maxBytes))
     {
         return nullptr;
