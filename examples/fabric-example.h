@@ -16,6 +16,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -32,6 +33,14 @@ namespace ns3
  * Reads an example's options given as text and refuses bad ones: the message names
  * the example, the option and its value, goes to standard error, and the example
  * leaves with exit status 1 before it has built or run anything.
+ *
+ * A value only a model can judge (a buffer too small for its ports' PFC headroom,
+ * a --ns3::Class::Attribute default out of range) stops the model with NS_ABORT
+ * while the example builds the simulation. Until the first event runs, such a stop
+ * is a refusal too: the model's message is followed by one line naming the example
+ * and the exit status is 1, not an abort signal. From the first event on, and for
+ * an uncaught exception, ns-3's abort is left as it is (that is a fault, not bad
+ * input).
  */
 class ExampleInput
 {
@@ -40,6 +49,9 @@ class ExampleInput
     explicit ExampleInput(std::string program)
         : m_program(std::move(program))
     {
+        SetupProgram() = m_program;
+        static const std::terminate_handler previous = std::set_terminate(&OnSetupStop);
+        PreviousHandler() = previous;
     }
 
     /// \return the example's name
@@ -136,6 +148,37 @@ class ExampleInput
     }
 
   private:
+    /// \return the name of the example whose set-up is watched
+    static std::string& SetupProgram()
+    {
+        static std::string program;
+        return program;
+    }
+
+    /// \return the terminate handler in place before ExampleInput's
+    static std::terminate_handler& PreviousHandler()
+    {
+        static std::terminate_handler previous = nullptr;
+        return previous;
+    }
+
+    /// std::terminate handler: a model's NS_ABORT before the first event is a refusal.
+    [[noreturn]] static void OnSetupStop()
+    {
+        if (!std::current_exception() && Simulator::GetEventCount() == 0)
+        {
+            std::cerr << SetupProgram()
+                      << ": the model refused the configuration (message above); nothing ran"
+                      << std::endl;
+            std::_Exit(1);
+        }
+        if (PreviousHandler())
+        {
+            PreviousHandler()();
+        }
+        std::abort();
+    }
+
     /**
      * Refuse a value a parser found a problem with.
      * \param option an option \param text a value \param item the option's whole

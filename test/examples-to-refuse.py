@@ -129,4 +129,12 @@ refused_examples = [
     ("rdma-point-to-point --mtu=8192", "--mtu=8192 must be in 256..4096"),
     ("rdma-point-to-point --rate=100", "--rate=100 is not a data rate"),
     ("rdma-point-to-point --size=0", "--size=0 must be at least 1"),
+    # Values only a model can judge: its NS_ABORT while the example builds is a
+    # refusal too (exit status 1, not an abort signal).
+    ("fabric-incast --fabric=ethernet --bufferSize=1000",
+     "SharedBufferMmu: BufferSize 1000 B leaves no shared pool"),
+    ("fabric-incast --ns3::CreditScheduler::OverGrant=0.5",
+     "fabric-incast: the model refused the configuration (message above); nothing ran"),
+    ("data-parallel --ns3::RdmaTransport::Mtu=100",
+     "data-parallel: the model refused the configuration"),
 ]
