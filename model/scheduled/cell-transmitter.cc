@@ -20,16 +20,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("CellTransmitter");
 
-namespace
-{
-/// A packet's uid for a log line (-1 for none).
-int64_t
-UidOf(const Ptr<const Packet>& packet)
-{
-    return packet ? static_cast<int64_t>(packet->GetUid()) : -1;
-}
-} // namespace
-
 CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
                                  Ptr<SprayPolicy> policy,
                                  const CellSegmenter& segmenter,
@@ -175,8 +165,8 @@ CellTransmitter::Continue(uint32_t dstLeaf)
             return false;
         }
         NS_LOG_LOGIC("leaf " << m_leafIndex << ": cell " << i << "/" << cell.cellCount
-                             << " of packet " << UidOf(cell.packet) << " (bytes " << cell.offset
-                             << "+" << cell.payload << ", " << cell.wireBytes
+                             << " of packet " << GetUidOrNone(cell.packet) << " (bytes "
+                             << cell.offset << "+" << cell.payload << ", " << cell.wireBytes
                              << " B on the wire) on fabric port " << port);
         (*m_ports)[port]->SendCell(cell);
         m_dataCells++;

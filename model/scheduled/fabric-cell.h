@@ -48,6 +48,18 @@ struct FabricCell
     Ptr<Packet> packet;    //!< the packet the slice belongs to (data cells only)
 };
 
+/**
+ * \ingroup ai-fabric
+ * \param packet a packet, or null (a data cell built without its packet, as some
+ *        tests build them)
+ * \return its uid for a log line, or -1 for none
+ */
+inline int64_t
+GetUidOrNone(const Ptr<const Packet>& packet)
+{
+    return packet ? static_cast<int64_t>(packet->GetUid()) : -1;
+}
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_FABRIC_CELL_H */

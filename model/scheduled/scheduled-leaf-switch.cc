@@ -38,16 +38,6 @@ NS_LOG_COMPONENT_DEFINE("ScheduledLeafSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(ScheduledLeafSwitch);
 
-namespace
-{
-/// A packet's uid for a log line (-1 for none: a cell built without its packet).
-int64_t
-UidOf(const Ptr<const Packet>& packet)
-{
-    return packet ? static_cast<int64_t>(packet->GetUid()) : -1;
-}
-} // namespace
-
 TypeId
 ScheduledLeafSwitch::GetTypeId()
 {
@@ -675,8 +665,9 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t port, const FabricCell& cell)
     {
     case FabricCell::DATA:
         NS_LOG_LOGIC("leaf " << m_index << ": cell " << cell.cellIndex << "/" << cell.cellCount
-                             << " of packet " << UidOf(cell.packet) << " (number " << cell.packetId
-                             << " from leaf " << cell.srcLeaf << ") on fabric port " << port);
+                             << " of packet " << GetUidOrNone(cell.packet) << " (number "
+                             << cell.packetId << " from leaf " << cell.srcLeaf
+                             << ") on fabric port " << port);
         if (m_egress->Receive(cell))
         {
             m_schedulers[cell.dstPort]->NotifyArrival(cell.srcLeaf, cell.tc, cell.payload);
@@ -698,7 +689,7 @@ void
 ScheduledLeafSwitch::Reassembled(const CellReassembler::Output& out)
 {
     NS_LOG_FUNCTION(this << out.source << out.packetId);
-    NS_LOG_LOGIC("leaf " << m_index << ": packet " << UidOf(out.packet) << " (number "
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << GetUidOrNone(out.packet) << " (number "
                          << out.packetId << " from leaf " << out.source << ") reassembled, "
                          << out.bytes << " B to port " << out.port);
     m_reassemblyDoneTrace(out.source, out.packet);
@@ -709,7 +700,7 @@ void
 ScheduledLeafSwitch::ReassemblyTimedOut(const CellReassembler::Output& lost)
 {
     NS_LOG_FUNCTION(this << lost.source << lost.packetId);
-    NS_LOG_LOGIC("leaf " << m_index << ": packet " << UidOf(lost.packet) << " (number "
+    NS_LOG_LOGIC("leaf " << m_index << ": packet " << GetUidOrNone(lost.packet) << " (number "
                          << lost.packetId << ") from leaf " << lost.source
                          << " given up at reassembly");
     m_counters.reassemblyTimeouts++;
@@ -729,7 +720,7 @@ ScheduledLeafSwitch::CellDiscarded(const FabricCell& cell, CellReassembler::Disc
 {
     NS_LOG_FUNCTION(this << cell.srcLeaf << cell.packetId << cell.cellIndex << reason);
     NS_LOG_LOGIC("leaf " << m_index << ": cell " << cell.cellIndex << " of packet "
-                         << UidOf(cell.packet) << " (number " << cell.packetId << ")"
+                         << GetUidOrNone(cell.packet) << " (number " << cell.packetId << ")"
                          << " from leaf " << cell.srcLeaf << " discarded ("
                          << (reason == CellReassembler::BEYOND_WINDOW ? "beyond the reorder window"
                              : reason == CellReassembler::LATE        ? "late"
