@@ -603,6 +603,103 @@ struct FabricExampleOptions
     }
 };
 
+/**
+ * The traffic options of the examples that send either line-rate UDP or RDMA
+ * messages (fabric-incast, fabric-permutation), and the refusal of an option that
+ * belongs to the other transport.
+ */
+struct FabricTransportOptions
+{
+  private:
+    // First: the public fields' initialisers read them.
+    /// UdpLineRateSource::PacketSize's default
+    const uint32_t m_defaultPacketSize{
+        FabricExampleOptions::Default<uint32_t>(UdpLineRateSource::GetTypeId(), "PacketSize")};
+    const uint64_t m_defaultMessageSize; //!< the example's --messageSize default
+
+  public:
+    /// \param defaultMessageSize the example's --messageSize default
+    explicit FabricTransportOptions(uint64_t defaultMessageSize)
+        : m_defaultMessageSize(defaultMessageSize),
+          messageSize(defaultMessageSize)
+    {
+    }
+
+    std::string transport{"udp"}; //!< udp or rdma
+    /// udp: IPv4 packet bytes (UdpLineRateSource::PacketSize)
+    uint32_t packetSize{m_defaultPacketSize};
+    uint64_t messageSize;                  //!< rdma: bytes each sender posts
+    std::string congestionControl{"auto"}; //!< rdma: FabricExampleOptions::ResolveCongestionControl
+
+    /**
+     * \param cmd the command line to add the options to
+     * \param messageHelp the help text of --messageSize
+     */
+    void AddToCommandLine(CommandLine& cmd, const std::string& messageHelp)
+    {
+        AddCheckedValue(cmd,
+                        "transport",
+                        "udp (line-rate UDP sources) or rdma (RDMA messages)",
+                        transport);
+        AddCheckedValue(cmd,
+                        "packetSize",
+                        "udp: IPv4 packet size in bytes, 28..9000 (above 4200, jumbo frames)",
+                        packetSize);
+        AddCheckedValue(cmd, "messageSize", messageHelp, messageSize);
+        AddCheckedValue(cmd,
+                        "congestionControl",
+                        "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
+                        "fabric, Dcqcn on the Ethernet Clos)",
+                        congestionControl);
+    }
+
+    /// \return whether the example posts RDMA messages (else UDP)
+    bool IsRdma() const
+    {
+        return transport == "rdma";
+    }
+
+    /**
+     * What is wrong with the traffic options: an unknown --transport, an option of
+     * the other transport, a UDP packet size outside UdpLineRateSource's 28..9000,
+     * a zero message size, an unknown congestion control (resolved here for the
+     * fabric, auto included).
+     * \param fabric the fabric options \param congestionControlType set to the
+     *        RDMA congestion control's TypeId (rdma only)
+     * \return a message naming the option and its value, or "" if they are usable
+     */
+    std::string FindProblem(const FabricExampleOptions& fabric, TypeId* congestionControlType)
+    {
+        if (transport != "udp" && transport != "rdma")
+        {
+            return "--transport=" + transport + " is not a transport (udp or rdma)";
+        }
+        if (!IsRdma() && messageSize != m_defaultMessageSize)
+        {
+            return "--messageSize applies to --transport=rdma only";
+        }
+        if (!IsRdma() && congestionControl != "auto")
+        {
+            return "--congestionControl applies to --transport=rdma only";
+        }
+        if (IsRdma() && packetSize != m_defaultPacketSize)
+        {
+            return "--packetSize applies to --transport=udp only (RDMA packets carry 4096 B)";
+        }
+        if (packetSize < 28 || packetSize > 9000)
+        {
+            return "--packetSize=" + std::to_string(packetSize) +
+                   " must be in 28..9000 (IPv4 and UDP headers included)";
+        }
+        if (messageSize < 1)
+        {
+            return "--messageSize=0 must be at least 1";
+        }
+        return IsRdma() ? fabric.ResolveCongestionControl(congestionControl, congestionControlType)
+                        : "";
+    }
+};
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_FABRIC_EXAMPLE_H */

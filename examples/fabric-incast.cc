@@ -80,14 +80,11 @@ main(int argc, char* argv[])
     cluster.hostLinkRate = DataRate("100Gbps");
     cluster.fabricLinkRate = DataRate("100Gbps");
     uint32_t senders = 4;
-    uint32_t packetSize = 1462; // the default of UdpLineRateSource::PacketSize
     Time duration = MicroSeconds(200);
     Time warmup = MicroSeconds(50);
     FabricExampleOptions options;
     options.json = "fabric-incast.json";
-    std::string transport = "udp";
-    uint64_t messageSize = 1 << 20;
-    std::string congestionControl = "auto";
+    FabricTransportOptions traffic(1 << 20);
     bool pcap = false;
 
     CommandLine cmd(__FILE__);
@@ -100,62 +97,31 @@ main(int argc, char* argv[])
          {"gpusPerServer", ""}, // hosts here are NICs without GPU servers
          {"nicPlacement", ""}});
     AddCheckedValue(cmd, "senders", "number of senders N (hosts 1..N send to host 0)", senders);
-    AddCheckedValue(cmd,
-                    "packetSize",
-                    "udp: IPv4 packet size in bytes, 28..9000 (above 4200, jumbo frames)",
-                    packetSize);
     AddCheckedValue(cmd, "duration", "how long the senders send", duration);
     AddCheckedValue(cmd, "warmup", "goodput is measured from this time on", warmup);
     options.AddToCommandLine(cmd, true);
-    AddCheckedValue(cmd,
-                    "transport",
-                    "udp (line-rate UDP sources) or rdma (RDMA messages)",
-                    transport);
-    AddCheckedValue(cmd,
-                    "messageSize",
-                    "bytes each sender posts with --transport=rdma",
-                    messageSize);
-    AddCheckedValue(cmd,
-                    "congestionControl",
-                    "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
-                    "fabric, Dcqcn on the Ethernet Clos)",
-                    congestionControl);
+    traffic.AddToCommandLine(cmd, "bytes each sender posts with --transport=rdma");
     AddCheckedValue(cmd, "pcap", "write pcap of the receiver's host link", pcap);
     cmd.Parse(argc, argv);
 
     const ExampleInput input("fabric-incast");
-    const uint32_t defaultPacketSize = 1462;
-    const uint64_t defaultMessageSize = 1 << 20;
     if (const std::string problem = options.FindProblem(); !problem.empty())
     {
         input.Refuse(problem);
     }
+    TypeId congestionControlType;
+    if (const std::string problem = traffic.FindProblem(options, &congestionControlType);
+        !problem.empty())
+    {
+        input.Refuse(problem);
+    }
+    const std::string& transport = traffic.transport;
+    uint32_t& packetSize = traffic.packetSize; // the RoCE packet's size after an RDMA run
+    const uint64_t messageSize = traffic.messageSize;
+    const std::string& congestionControl = traffic.congestionControl;
     if (senders < 1)
     {
         input.Refuse("--senders=0 must be at least 1");
-    }
-    if (transport != "udp" && transport != "rdma")
-    {
-        input.Refuse("--transport=" + transport + " is not a transport (udp or rdma)");
-    }
-    if (transport == "udp" && (messageSize != defaultMessageSize || congestionControl != "auto"))
-    {
-        input.Refuse(std::string(messageSize != defaultMessageSize ? "--messageSize"
-                                                                   : "--congestionControl") +
-                     " applies to --transport=rdma only");
-    }
-    if (transport == "rdma" && packetSize != defaultPacketSize)
-    {
-        input.Refuse("--packetSize applies to --transport=udp only (RDMA packets carry 4096 B)");
-    }
-    if (packetSize < 28 || packetSize > 9000)
-    {
-        input.Refuse("--packetSize=" + std::to_string(packetSize) +
-                     " must be in 28..9000 (IPv4 and UDP headers included)");
-    }
-    if (messageSize < 1)
-    {
-        input.Refuse("--messageSize=0 must be at least 1");
     }
     if (warmup >= duration)
     {
@@ -179,16 +145,6 @@ main(int argc, char* argv[])
         input.Refuse("--senders=" + std::to_string(senders) + " needs " +
                      std::to_string(senders + 1) + " hosts, the cluster has " +
                      std::to_string(cluster.GetHosts()));
-    }
-    TypeId congestionControlType;
-    if (transport == "rdma")
-    {
-        if (const std::string problem =
-                options.ResolveCongestionControl(congestionControl, &congestionControlType);
-            !problem.empty())
-        {
-            input.Refuse(problem);
-        }
     }
 
     // Jumbo frames: raise the Mtu of every NIC and switch port to fit.

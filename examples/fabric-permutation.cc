@@ -121,15 +121,12 @@ main(int argc, char* argv[])
     cluster.spines = 5;
     cluster.hostLinkRate = DataRate("100Gbps");
     cluster.fabricLinkRate = DataRate("100Gbps");
-    uint32_t packetSize = 1462;
     uint32_t shift = 0;
     bool random = false;
     const Time udpDuration = MicroSeconds(200);
     Time duration = udpDuration;
     Time warmup = MicroSeconds(50);
-    std::string transport = "udp";
-    uint64_t messageSize = 16 << 20;
-    std::string congestionControl = "auto";
+    FabricTransportOptions traffic(16 << 20);
     int64_t failSpine = -1;
     std::string failLink;
     Time failAt = MicroSeconds(100);
@@ -143,10 +140,6 @@ main(int argc, char* argv[])
     // Hosts here are NICs without GPU servers.
     cluster.AddToCommandLine(cmd, "", {{"gpusPerServer", ""}, {"nicPlacement", ""}});
     AddCheckedValue(cmd,
-                    "packetSize",
-                    "udp: IPv4 packet size in bytes, 28..9000 (above 4200, jumbo frames)",
-                    packetSize);
-    AddCheckedValue(cmd,
                     "shift",
                     "host i sends to i + shift (0: hostsPerLeaf, every flow crosses "
                     "the fabric)",
@@ -158,16 +151,7 @@ main(int argc, char* argv[])
                     "until every message completes, the rdma default)",
                     duration);
     AddCheckedValue(cmd, "warmup", "udp: goodput is measured from this time on", warmup);
-    AddCheckedValue(cmd,
-                    "transport",
-                    "udp (line-rate UDP sources) or rdma (RDMA messages)",
-                    transport);
-    AddCheckedValue(cmd, "messageSize", "bytes each host posts with --transport=rdma", messageSize);
-    AddCheckedValue(cmd,
-                    "congestionControl",
-                    "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "
-                    "fabric, Dcqcn on the Ethernet Clos)",
-                    congestionControl);
+    traffic.AddToCommandLine(cmd, "bytes each host posts with --transport=rdma");
     AddCheckedValue(cmd,
                     "failSpine",
                     "spine whose links all fail at --failAt (-1: none)",
@@ -187,8 +171,6 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     const ExampleInput input("fabric-permutation");
-    const uint32_t defaultPacketSize = 1462;
-    const uint64_t defaultMessageSize = 16 << 20;
     const auto refuseIf = [&input](bool refused, const std::string& reason) {
         if (refused)
         {
@@ -197,25 +179,20 @@ main(int argc, char* argv[])
     };
     const std::string optionProblem = options.FindProblem();
     refuseIf(!optionProblem.empty(), optionProblem);
-    refuseIf(transport != "udp" && transport != "rdma",
-             "--transport=" + transport + " is not a transport (udp or rdma)");
-    const bool rdmaTransport = transport == "rdma";
-    refuseIf(!rdmaTransport && messageSize != defaultMessageSize,
-             "--messageSize applies to --transport=rdma only");
-    refuseIf(!rdmaTransport && congestionControl != "auto",
-             "--congestionControl applies to --transport=rdma only");
-    refuseIf(rdmaTransport && packetSize != defaultPacketSize,
-             "--packetSize applies to --transport=udp only (RDMA packets carry 4096 B)");
-    refuseIf(packetSize < 28 || packetSize > 9000,
-             "--packetSize=" + std::to_string(packetSize) +
-                 " must be in 28..9000 (IPv4 and UDP headers included)");
+    TypeId congestionControlType;
+    const std::string trafficProblem = traffic.FindProblem(options, &congestionControlType);
+    refuseIf(!trafficProblem.empty(), trafficProblem);
+    const bool rdmaTransport = traffic.IsRdma();
+    const std::string& transport = traffic.transport;
+    uint32_t& packetSize = traffic.packetSize; // the RoCE packet's size in an RDMA run
+    const uint64_t messageSize = traffic.messageSize;
+    const std::string& congestionControl = traffic.congestionControl;
     if (rdmaTransport && duration == udpDuration)
     {
         duration = Time(0);
     }
     refuseIf(!rdmaTransport && warmup >= duration,
              "--warmup=" + ShowTime(warmup) + " must be below --duration=" + ShowTime(duration));
-    refuseIf(rdmaTransport && messageSize < 1, "--messageSize=0 must be at least 1");
     refuseIf(timeBin.IsZero(), "--timeBin=0 must be positive");
     refuseIf(restoreAt.IsStrictlyPositive() && restoreAt <= failAt,
              "--restoreAt=" + ShowTime(restoreAt) + " must be after --failAt=" + ShowTime(failAt));
@@ -224,13 +201,6 @@ main(int argc, char* argv[])
     const uint32_t hosts = cluster.GetHosts();
     refuseIf(hosts < 2,
              "a permutation needs at least 2 hosts, the cluster has " + std::to_string(hosts));
-    TypeId congestionControlType;
-    if (rdmaTransport)
-    {
-        const std::string ccProblem =
-            options.ResolveCongestionControl(congestionControl, &congestionControlType);
-        refuseIf(!ccProblem.empty(), ccProblem);
-    }
     std::vector<LinkId> failed;
     if (failSpine >= 0)
     {
