@@ -327,7 +327,7 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     device->AddLinkChangeCallback(MakeCallback(&EthernetSwitch::LinkChanged, this).Bind(index));
     for (uint8_t p = 0; p < RoceNetDevice::NUM_PRIORITIES; ++p)
     {
-        device->SetPullCallback(p, MakeCallback(&EthernetSwitch::Dequeue, this).Bind(index));
+        device->SetQueuePullCallback(p, MakeCallback(&EthernetSwitch::Dequeue, this).Bind(index));
     }
     return index;
 }
@@ -700,7 +700,7 @@ EthernetSwitch::Receive(Ptr<NetDevice> device,
     {
         CheckPause(inPort, priority);
     }
-    out.device->NotifyTxReady();
+    out.device->NotifyTxReady(priority);
     return true;
 }
 

@@ -424,12 +424,36 @@ RoceNetDevice::SetPullCallback(uint8_t priority, PullCallback cb)
 {
     CheckPriority(priority, "SetPullCallback");
     m_queues[priority].pull = cb;
+    m_queues[priority].pullIsQueue = false;
+    m_queues[priority].pullReady = true;
+}
+
+void
+RoceNetDevice::SetQueuePullCallback(uint8_t priority, PullCallback cb)
+{
+    CheckPriority(priority, "SetQueuePullCallback");
+    m_queues[priority].pull = cb;
+    m_queues[priority].pullIsQueue = true;
+    m_queues[priority].pullReady = false;
 }
 
 void
 RoceNetDevice::NotifyTxReady()
 {
     NS_LOG_FUNCTION(this);
+    for (auto& q : m_queues)
+    {
+        q.pullReady = true;
+    }
+    TryTransmit();
+}
+
+void
+RoceNetDevice::NotifyTxReady(uint8_t priority)
+{
+    NS_LOG_FUNCTION(this << +priority);
+    CheckPriority(priority, "NotifyTxReady");
+    m_queues[priority].pullReady = true;
     TryTransmit();
 }
 
@@ -475,11 +499,13 @@ RoceNetDevice::TryTransmit()
             TransmitStart(frame, static_cast<uint8_t>(p));
             return;
         }
-        if (!q.pull.IsNull())
+        if (!q.pull.IsNull() && q.pullReady)
         {
             m_inTryTransmit = true;
             Ptr<Packet> packet = q.pull(static_cast<uint8_t>(p));
             m_inTryTransmit = false;
+            // A queue that had nothing is asked again when it says it has.
+            q.pullReady = packet || !q.pullIsQueue;
             if (packet)
             {
                 NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,

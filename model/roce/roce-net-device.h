@@ -118,13 +118,28 @@ class RoceNetDevice : public NetDevice
     bool IsPaused(uint8_t priority) const;
 
     /**
-     * Register a packet source for one priority (the pull model).
+     * Register a packet source for one priority (the pull model). The device asks it
+     * for a frame whenever it could send one of that priority.
      * \param priority 0..7
      * \param cb the source
      */
     void SetPullCallback(uint8_t priority, PullCallback cb);
+    /**
+     * Register a queue as the packet source for one priority: a source that calls
+     * NotifyTxReady(priority) whenever it gains a packet, so the device asks it only
+     * from then until it has nothing (a switch port's egress queue, which would
+     * otherwise be asked for each of the eight priorities at every frame).
+     * \param priority 0..7
+     * \param cb the source
+     */
+    void SetQueuePullCallback(uint8_t priority, PullCallback cb);
     /// Tell the device a pull source has something to send (starts the wire if idle).
     void NotifyTxReady();
+    /**
+     * Tell the device the source of one priority has something to send.
+     * \param priority 0..7
+     */
+    void NotifyTxReady(uint8_t priority);
     /// \return whether a frame is on the wire now
     bool IsTxBusy() const;
 
@@ -282,6 +297,8 @@ class RoceNetDevice : public NetDevice
         Time pausedUntil;               //!< paused while Now() < pausedUntil
         EventId resumeEvent;            //!< fires when the pause expires
         PullCallback pull;              //!< optional packet source
+        bool pullIsQueue{false};        //!< pull is asked only while pullReady
+        bool pullReady{true};           //!< pull may have a frame
         uint64_t txFrames{0};           //!< frames of this priority sent
         Time pausedSince{-1};           //!< start of the current pause (negative: none)
         Time lastPause;                 //!< last pause received
