@@ -24,7 +24,8 @@
 // is its own); the program also measures, in the same invocation, the raw event
 // rate of the ns-3 scheduler in use (a chain of no-op events), so every figure
 // can be read as a ratio that holds across machines. It prints a table and
-// writes every figure as JSON (--json).
+// writes every figure as JSON (--json); for each scenario and fabric run at two or
+// more sizes, it fits how wall time, events and peak memory grow (y ~ GPUs^k).
 //
 //   ./fabric-benchmark
 //   ./fabric-benchmark --scenarios=permutation,allreduce --gpus=16,64,256,1024
@@ -40,6 +41,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <boost/math/statistics/linear_regression.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -541,6 +543,85 @@ SplitList(const std::string& text)
     return items;
 }
 
+/**
+ * How a figure grows with the cluster: the exponent k of y = a x^k, fitted by least
+ * squares on log scales.
+ * \param x the cluster sizes (or bytes) \param y the figure at each
+ * \return k
+ */
+double
+GrowthExponent(const std::vector<double>& x, const std::vector<double>& y)
+{
+    std::vector<double> logX;
+    std::vector<double> logY;
+    for (std::size_t i = 0; i < x.size(); ++i)
+    {
+        logX.push_back(std::log(x[i]));
+        logY.push_back(std::log(y[i]));
+    }
+    return boost::math::statistics::simple_ordinary_least_squares(logX, logY).second;
+}
+
+/**
+ * For each scenario and fabric run at two or more sizes, print and return how wall
+ * time, events and peak memory grow with GPUs, and wall time with the payload
+ * delivered (GPUs x bytes).
+ * \param rows the runs' figures
+ * \return one JSON object per scenario and fabric
+ */
+nlohmann::json
+FitGrowth(const nlohmann::json& rows)
+{
+    std::map<std::string, std::vector<const nlohmann::json*>> groups;
+    for (const nlohmann::json& row : rows)
+    {
+        if (!row.contains("failed"))
+        {
+            groups[row["scenario"].get<std::string>() + " " + row["fabric"].get<std::string>()]
+                .push_back(&row);
+        }
+    }
+    nlohmann::json growth = nlohmann::json::array();
+    for (const auto& [name, group] : groups)
+    {
+        if (group.size() < 2)
+        {
+            continue;
+        }
+        std::vector<double> gpus;
+        std::vector<double> payload;
+        std::vector<double> wall;
+        std::vector<double> events;
+        std::vector<double> memory;
+        for (const nlohmann::json* row : group)
+        {
+            gpus.push_back((*row)["gpus"].get<double>());
+            payload.push_back((*row)["payloadBytes"].get<double>());
+            wall.push_back((*row)["runSeconds"].get<double>());
+            events.push_back((*row)["events"].get<double>());
+            memory.push_back((*row)["peakResidentBytes"].get<double>());
+        }
+        const nlohmann::json fit{{"scenario", (*group.front())["scenario"]},
+                                 {"fabric", (*group.front())["fabric"]},
+                                 {"gpus", gpus},
+                                 {"wallTimeExponentInGpus", GrowthExponent(gpus, wall)},
+                                 {"wallTimeExponentInPayload", GrowthExponent(payload, wall)},
+                                 {"eventsExponentInGpus", GrowthExponent(gpus, events)},
+                                 {"peakMemoryExponentInGpus", GrowthExponent(gpus, memory)}};
+        std::printf("growth %s, %g to %g GPUs: wall time ~ GPUs^%.2f (~ payload^%.2f), "
+                    "events ~ GPUs^%.2f, peak memory ~ GPUs^%.2f\n",
+                    name.c_str(),
+                    gpus.front(),
+                    gpus.back(),
+                    fit["wallTimeExponentInGpus"].get<double>(),
+                    fit["wallTimeExponentInPayload"].get<double>(),
+                    fit["eventsExponentInGpus"].get<double>(),
+                    fit["peakMemoryExponentInGpus"].get<double>());
+        growth.push_back(fit);
+    }
+    return growth;
+}
+
 } // namespace
 
 int
@@ -822,12 +903,14 @@ main(int argc, char* argv[])
                  "%raw: event rate over the raw scheduler's; xvanil: delivered packets per "
                  "wall-second over vanilla ns-3's on the same scenario)"
               << std::endl;
+    const nlohmann::json growth = FitGrowth(rows);
     nlohmann::json results{{"rawEventsPerSecond", rawRate},
                            {"rawEvents", rawEvents},
                            {"rate", ShowDataRate(parameters.rate)},
                            {"simTimeSeconds", parameters.simTime.GetSeconds()},
                            {"collectiveBytes", parameters.collectiveBytes},
                            {"runs", rows},
+                           {"growth", growth},
                            {"runRecord", RunRecord::Get()}};
     std::ofstream(json) << results.dump(2) << std::endl;
     std::cout << "results in " << json << std::endl;
