@@ -181,6 +181,7 @@ RoceNetDevice::DoDispose()
         Simulator::Remove(q.watchdogEvent);
         q.pull = PullCallback();
     }
+    m_workMask = 0;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     // Trace sinks may hold references (to this device among others): drop them.
@@ -367,6 +368,7 @@ RoceNetDevice::Enqueue(Ptr<Packet> packet, Mac48Address src, Mac48Address dst, u
     }
     q.bytes += packet->GetSize();
     q.frames.push_back(packet);
+    UpdateWork(priority);
     m_enqueueTrace(packet, priority);
     m_macTxTrace(packet);
     TryTransmit();
@@ -426,6 +428,7 @@ RoceNetDevice::SetPullCallback(uint8_t priority, PullCallback cb)
     m_queues[priority].pull = cb;
     m_queues[priority].pullIsQueue = false;
     m_queues[priority].pullReady = true;
+    UpdateWork(priority);
 }
 
 void
@@ -435,15 +438,17 @@ RoceNetDevice::SetQueuePullCallback(uint8_t priority, PullCallback cb)
     m_queues[priority].pull = cb;
     m_queues[priority].pullIsQueue = true;
     m_queues[priority].pullReady = false;
+    UpdateWork(priority);
 }
 
 void
 RoceNetDevice::NotifyTxReady()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& q : m_queues)
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
     {
-        q.pullReady = true;
+        m_queues[p].pullReady = true;
+        UpdateWork(p);
     }
     TryTransmit();
 }
@@ -454,7 +459,16 @@ RoceNetDevice::NotifyTxReady(uint8_t priority)
     NS_LOG_FUNCTION(this << +priority);
     CheckPriority(priority, "NotifyTxReady");
     m_queues[priority].pullReady = true;
+    UpdateWork(priority);
     TryTransmit();
+}
+
+void
+RoceNetDevice::UpdateWork(uint8_t priority)
+{
+    const PriorityQueue& q = m_queues[priority];
+    const bool work = !q.frames.empty() || (!q.pull.IsNull() && q.pullReady);
+    m_workMask = work ? (m_workMask | 1u << priority) : (m_workMask & ~(1u << priority));
 }
 
 bool
@@ -481,6 +495,10 @@ RoceNetDevice::TryTransmit()
     Time now = Simulator::Now();
     for (int p = NUM_PRIORITIES - 1; p >= 0; --p)
     {
+        if (!(m_workMask >> p & 1))
+        {
+            continue; // nothing to send: its queue's state is not even read
+        }
         PriorityQueue& q = m_queues[p];
         if (q.storm)
         {
@@ -496,6 +514,7 @@ RoceNetDevice::TryTransmit()
             Ptr<Packet> frame = q.frames.front();
             q.frames.pop_front();
             q.bytes -= frame->GetSize();
+            UpdateWork(static_cast<uint8_t>(p));
             TransmitStart(frame, static_cast<uint8_t>(p));
             return;
         }
@@ -506,6 +525,7 @@ RoceNetDevice::TryTransmit()
             m_inTryTransmit = false;
             // A queue that had nothing is asked again when it says it has.
             q.pullReady = packet || !q.pullIsQueue;
+            UpdateWork(static_cast<uint8_t>(p));
             if (packet)
             {
                 NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
@@ -767,17 +787,18 @@ RoceNetDevice::DropStorm(uint8_t priority)
         q.bytes -= q.frames.front()->GetSize();
         q.frames.pop_front();
     }
-    if (q.pull.IsNull())
+    if (!q.pull.IsNull())
     {
-        return;
+        m_inTryTransmit = true;
+        while (Ptr<Packet> packet = q.pull(priority))
+        {
+            ++m_counters.pfcStormDrops;
+            m_dropTrace(packet, priority);
+        }
+        m_inTryTransmit = false;
+        q.pullReady = !q.pullIsQueue; // a queue just said it has nothing
     }
-    m_inTryTransmit = true;
-    while (Ptr<Packet> packet = q.pull(priority))
-    {
-        ++m_counters.pfcStormDrops;
-        m_dropTrace(packet, priority);
-    }
-    m_inTryTransmit = false;
+    UpdateWork(priority);
 }
 
 // NetDevice boilerplate

@@ -283,6 +283,11 @@ class RoceNetDevice : public NetDevice
     /// Drop every frame of a priority in a storm, queued or from its pull source.
     /// \param priority 0..7
     void DropStorm(uint8_t priority);
+    /**
+     * Recompute a priority's bit of m_workMask from its queue and pull source.
+     * \param priority 0..7
+     */
+    void UpdateWork(uint8_t priority);
     /// \return the peer device's MAC address (broadcast if none)
     Mac48Address GetPeerMac() const;
     /// Check a priority argument (stop with a message unless it is in 0..7).
@@ -324,10 +329,13 @@ class RoceNetDevice : public NetDevice
     Ptr<Packet> m_currentFrame;                         //!< the frame on the wire
     EventId m_txCompleteEvent;                          //!< end of the frame on the wire
     uint8_t m_currentPriority{0};                       //!< its priority (8 = PFC)
-    uint64_t m_txRemainder{0};               //!< serialisation remainder (bit x tick / s)
-    bool m_inTryTransmit{false};             //!< guards re-entry from pull sources
-    Counters m_counters;                     //!< counters
-    NetDevice::ReceiveCallback m_rxCallback; //!< upper layer
+    uint64_t m_txRemainder{0};   //!< serialisation remainder (bit x tick / s)
+    bool m_inTryTransmit{false}; //!< guards re-entry from pull sources
+    /// Bit p: priority p has queued frames or a pull source that may have one
+    /// (TryTransmit reads only those priorities' state).
+    uint32_t m_workMask{0};
+    Counters m_counters;                                 //!< counters
+    NetDevice::ReceiveCallback m_rxCallback;             //!< upper layer
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous upper layer
     TracedCallback<> m_linkChangeCallbacks;              //!< link change (the wire's state)
 
