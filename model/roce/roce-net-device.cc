@@ -425,19 +425,23 @@ void
 RoceNetDevice::SetPullCallback(uint8_t priority, PullCallback cb)
 {
     CheckPriority(priority, "SetPullCallback");
-    m_queues[priority].pull = cb;
-    m_queues[priority].pullIsQueue = false;
-    m_queues[priority].pullReady = true;
-    UpdateWork(priority);
+    SetPullSource(priority, cb, false);
 }
 
 void
 RoceNetDevice::SetQueuePullCallback(uint8_t priority, PullCallback cb)
 {
     CheckPriority(priority, "SetQueuePullCallback");
-    m_queues[priority].pull = cb;
-    m_queues[priority].pullIsQueue = true;
-    m_queues[priority].pullReady = false;
+    SetPullSource(priority, cb, true);
+}
+
+void
+RoceNetDevice::SetPullSource(uint8_t priority, PullCallback cb, bool isQueue)
+{
+    PriorityQueue& q = m_queues[priority];
+    q.pull = cb;
+    q.pullIsQueue = isQueue;
+    q.pullReady = !isQueue; // a queue says when it has something
     UpdateWork(priority);
 }
 

@@ -288,6 +288,13 @@ class RoceNetDevice : public NetDevice
      * \param priority 0..7
      */
     void UpdateWork(uint8_t priority);
+    /**
+     * Register a priority's pull source.
+     * \param priority 0..7 (checked by the caller)
+     * \param cb the source
+     * \param isQueue asked only after NotifyTxReady until it has nothing
+     */
+    void SetPullSource(uint8_t priority, PullCallback cb, bool isQueue);
     /// \return the peer device's MAC address (broadcast if none)
     Mac48Address GetPeerMac() const;
     /// Check a priority argument (stop with a message unless it is in 0..7).
