@@ -5,7 +5,8 @@
 // GoogleTest: the standard Ethernet Clos baseline. Structure, routes, PFC headroom
 // and load balancing of the switches EthernetClosHelper builds, and death tests for
 // bad input to SharedBufferMmu, EthernetSwitch and EthernetClosHelper (each message
-// names the attribute or parameter and the bad value).
+// names the attribute or parameter and the bad value); RingQueue, the FIFO of the
+// switches' and NICs' priority queues.
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -606,4 +607,38 @@ TEST(EthernetClosDeathTest, ZeroSpinesOrLeavesAndInstallTwice)
             clos.Install(SmallClos());
         },
         "EthernetClosHelper: Install called twice");
+}
+
+// RingQueue, the FIFO of every priority queue of a NIC and a switch port: first in,
+// first out across its growth (capacity 0, then 8, 16, 32) and across the wrap of
+// its ring (elements popped from the front while the back refills the freed slots).
+TEST(RingQueueTest, FifoAcrossGrowthAndWrap)
+{
+    RingQueue<int> queue;
+    EXPECT_TRUE(queue.empty());
+    int next = 0;  // the next value pushed
+    int front = 0; // the value expected at the front
+    // Push 5, pop 3, repeated: the ring wraps and grows while holding 2 more each time.
+    for (int round = 0; round < 12; ++round)
+    {
+        for (int i = 0; i < 5; ++i)
+        {
+            queue.push_back(next++);
+        }
+        for (int i = 0; i < 3; ++i)
+        {
+            ASSERT_EQ(queue.front(), front++);
+            queue.pop_front();
+        }
+        EXPECT_EQ(queue.size(), static_cast<std::size_t>(2 * (round + 1)));
+    }
+    while (!queue.empty())
+    {
+        ASSERT_EQ(queue.front(), front++);
+        queue.pop_front();
+    }
+    EXPECT_EQ(front, 60); // 12 rounds x 5 pushed, every one popped in order
+    queue.push_back(7);
+    queue.clear();
+    EXPECT_TRUE(queue.empty());
 }

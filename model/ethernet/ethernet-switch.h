@@ -13,11 +13,11 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/ring-queue.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -234,11 +234,11 @@ class EthernetSwitch : public Object
     /// One port.
     struct Port
     {
-        Ptr<RoceNetDevice> device;                                           //!< the port
-        std::array<std::deque<Entry>, RoceNetDevice::NUM_PRIORITIES> queues; //!< by priority
-        uint64_t ecnKmin{0};                                                 //!< scaled Kmin
-        uint64_t ecnKmax{0};                                                 //!< scaled Kmax
-        Time pauseDuration;                                                  //!< of one pause frame
+        Ptr<RoceNetDevice> device;                                          //!< the port
+        std::array<RingQueue<Entry>, RoceNetDevice::NUM_PRIORITIES> queues; //!< by priority
+        uint64_t ecnKmin{0};                                                //!< scaled Kmin
+        uint64_t ecnKmax{0};                                                //!< scaled Kmax
+        Time pauseDuration;                                                 //!< of one pause frame
         std::array<bool, RoceNetDevice::NUM_PRIORITIES> pausing{};    //!< we pause the upstream
         std::array<EventId, RoceNetDevice::NUM_PRIORITIES> refresh{}; //!< pause repeats
         uint64_t forwardedPackets{0};                                 //!< sent out

@@ -5,6 +5,8 @@
 #ifndef AI_FABRIC_ROCE_NET_DEVICE_H
 #define AI_FABRIC_ROCE_NET_DEVICE_H
 
+#include "ring-queue.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -17,7 +19,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -304,18 +305,18 @@ class RoceNetDevice : public NetDevice
     /// One priority queue.
     struct PriorityQueue
     {
-        std::deque<Ptr<Packet>> frames; //!< frames, Ethernet header included
-        uint64_t bytes{0};              //!< bytes queued
-        Time pausedUntil;               //!< paused while Now() < pausedUntil
-        EventId resumeEvent;            //!< fires when the pause expires
-        PullCallback pull;              //!< optional packet source
-        bool pullIsQueue{false};        //!< pull is asked only while pullReady
-        bool pullReady{true};           //!< pull may have a frame
-        uint64_t txFrames{0};           //!< frames of this priority sent
-        Time pausedSince{-1};           //!< start of the current pause (negative: none)
-        Time lastPause;                 //!< last pause received
-        bool storm{false};              //!< the watchdog ignores pauses and drops
-        EventId watchdogEvent;          //!< detection or restoration check
+        RingQueue<Ptr<Packet>> frames; //!< frames, Ethernet header included
+        uint64_t bytes{0};             //!< bytes queued
+        Time pausedUntil;              //!< paused while Now() < pausedUntil
+        EventId resumeEvent;           //!< fires when the pause expires
+        PullCallback pull;             //!< optional packet source
+        bool pullIsQueue{false};       //!< pull is asked only while pullReady
+        bool pullReady{true};          //!< pull may have a frame
+        uint64_t txFrames{0};          //!< frames of this priority sent
+        Time pausedSince{-1};          //!< start of the current pause (negative: none)
+        Time lastPause;                //!< last pause received
+        bool storm{false};             //!< the watchdog ignores pauses and drops
+        EventId watchdogEvent;         //!< detection or restoration check
     };
 
     Ptr<Node> m_node;                                   //!< node
@@ -331,7 +332,7 @@ class RoceNetDevice : public NetDevice
     Time m_watchdogDetection;                           //!< PfcWatchdogDetectionTime
     Time m_watchdogRestoration;                         //!< PfcWatchdogRestorationTime
     std::array<PriorityQueue, NUM_PRIORITIES> m_queues; //!< the eight queues
-    std::deque<Ptr<Packet>> m_controlQueue;             //!< PFC frames, sent first
+    RingQueue<Ptr<Packet>> m_controlQueue;              //!< PFC frames, sent first
     bool m_txBusy{false};                               //!< a frame is on the wire
     Ptr<Packet> m_currentFrame;                         //!< the frame on the wire
     EventId m_txCompleteEvent;                          //!< end of the frame on the wire
