@@ -41,6 +41,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <algorithm>
 #include <boost/math/statistics/linear_regression.hpp>
 #include <chrono>
 #include <cmath>
@@ -611,8 +612,8 @@ FitGrowth(const nlohmann::json& rows)
         std::printf("growth %s, %g to %g GPUs: wall time ~ GPUs^%.2f (~ payload^%.2f), "
                     "events ~ GPUs^%.2f, peak memory ~ GPUs^%.2f\n",
                     name.c_str(),
-                    gpus.front(),
-                    gpus.back(),
+                    *std::min_element(gpus.begin(), gpus.end()),
+                    *std::max_element(gpus.begin(), gpus.end()),
                     fit["wallTimeExponentInGpus"].get<double>(),
                     fit["wallTimeExponentInPayload"].get<double>(),
                     fit["eventsExponentInGpus"].get<double>(),
