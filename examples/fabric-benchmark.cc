@@ -46,6 +46,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -57,6 +58,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+
+#include <mpi.h>
+#endif
 
 using namespace ns3;
 
@@ -77,18 +84,21 @@ struct BenchmarkParameters
     DataRate rate{"100Gbps"};      //!< every link's rate
     Time simTime{MilliSeconds(3)}; //!< how long the UDP scenarios send
     uint64_t collectiveBytes{0};   //!< per rank: AllReduce S, or bytes the AlltoAllv sends
+    uint32_t partitions{1};        //!< MPI processes of this run (UDP on ethernet only)
 };
 
 /// What one run measured.
 struct RunFigures
 {
-    uint64_t payloadBytes{0}; //!< application payload delivered
-    uint64_t packets{0};      //!< packets delivered (UDP) or RDMA data packets sent
-    uint64_t cells{0};        //!< data cells (scheduled fabric only)
-    uint64_t events{0};       //!< simulator events executed
-    double setupSeconds{0};   //!< wall time to build the simulation
-    double runSeconds{0};     //!< wall time of Simulator::Run
-    Time simulated;           //!< simulated time the run covered
+    uint64_t payloadBytes{0};               //!< application payload delivered
+    uint64_t packets{0};                    //!< packets delivered (UDP) or RDMA data packets sent
+    uint64_t cells{0};                      //!< data cells (scheduled fabric only)
+    uint64_t events{0};                     //!< simulator events executed
+    double setupSeconds{0};                 //!< wall time to build the simulation
+    double runSeconds{0};                   //!< wall time of Simulator::Run
+    Time simulated;                         //!< simulated time the run covered
+    std::vector<uint64_t> deliveredPerHost; //!< UDP packets each host received
+    std::vector<uint64_t> arrivalDigestPerHost; //!< DeliveryCounter::arrivalDigest of each host
 };
 
 /// \return seconds since an arbitrary start, from a steady clock
@@ -153,12 +163,16 @@ struct DeliveryCounter
 {
     uint64_t packets{0}; //!< packets received
     uint64_t bytes{0};   //!< their IPv4 bytes
+    /// FNV-1a hash of the arrival times (ns) in arrival order: two runs that agree
+    /// on it delivered to this host at the same instants
+    uint64_t arrivalDigest{0xcbf29ce484222325ULL};
 
     /// Receive callback of a host NIC: count. \return true
     bool Receive(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
     {
         ++packets;
         bytes += packet->GetSize();
+        arrivalDigest = (arrivalDigest ^ Simulator::Now().GetNanoSeconds()) * 0x100000001b3ULL;
         return true;
     }
 };
@@ -204,6 +218,41 @@ RunTimed(double setupStart)
 }
 
 /**
+ * Combine the figures of the processes of a distributed run: deliveries and
+ * events summed, wall times the slowest process's (only under MPI).
+ * \param figures this process's figures; the whole run's on return
+ */
+void
+SumOverProcesses(RunFigures* figures)
+{
+#ifdef NS3_MPI
+    for (std::vector<uint64_t>* perHost :
+         {&figures->deliveredPerHost, &figures->arrivalDigestPerHost})
+    {
+        std::vector<uint64_t> sum(perHost->size());
+        MPI_Allreduce(perHost->data(),
+                      sum.data(),
+                      static_cast<int>(sum.size()),
+                      MPI_UINT64_T,
+                      MPI_SUM,
+                      MPI_COMM_WORLD);
+        *perHost = sum;
+    }
+    uint64_t events = 0;
+    MPI_Allreduce(&figures->events, &events, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    figures->events = events;
+    double seconds[2] = {figures->setupSeconds, figures->runSeconds};
+    double slowest[2] = {0, 0};
+    MPI_Allreduce(seconds, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    figures->setupSeconds = slowest[0];
+    figures->runSeconds = slowest[1];
+#else
+    NS_ABORT_MSG("fabric-benchmark: " << figures->deliveredPerHost.size()
+                                      << " hosts over processes need ns-3 built with MPI");
+#endif
+}
+
+/**
  * UDP at line rate from every host with a destination, on an ai-fabric fabric.
  * \param fabricName scheduled or ethernet \param cluster the cluster
  * \param dst each host's destination (GetHosts() for none)
@@ -218,6 +267,7 @@ RunUdp(const std::string& fabricName,
 {
     const double setupStart = WallSeconds();
     auto fabric = MakeFabric(fabricName);
+    fabric->SetPartitions(parameters.partitions);
     fabric->Install(cluster);
     int64_t stream = 1 + fabric->AssignStreams(1);
     const uint32_t hosts = cluster.GetHosts();
@@ -225,6 +275,13 @@ RunUdp(const std::string& fabricName,
     std::vector<Ptr<UdpLineRateSource>> sources;
     for (uint32_t h = 0; h < hosts; ++h)
     {
+        // In a distributed run each process drives and counts its own hosts only;
+        // every source keeps the random stream it has in a sequential run.
+        const int64_t sourceStream = dst[h] == hosts ? stream : stream++;
+        if (!fabric->IsLocalHost(h))
+        {
+            continue;
+        }
         fabric->GetHostDevice(h)->SetReceiveCallback(
             MakeCallback(&DeliveryCounter::Receive, &counters[h]));
         if (dst[h] == hosts)
@@ -233,7 +290,7 @@ RunUdp(const std::string& fabricName,
         }
         auto source = CreateObject<UdpLineRateSource>();
         source->SetAttribute("PacketSize", UintegerValue(IPV4_PACKET_BYTES));
-        source->AssignStreams(stream++);
+        source->AssignStreams(sourceStream);
         source->Setup(fabric->GetHostDevice(h), cluster.GetHostAddress(dst[h]));
         source->Start(Time(0));
         source->Stop(parameters.simTime);
@@ -241,9 +298,21 @@ RunUdp(const std::string& fabricName,
     }
     Simulator::Stop(parameters.simTime);
     RunFigures figures = RunTimed(setupStart);
-    for (const auto& counter : counters)
+    for (uint32_t h = 0; h < hosts; ++h)
     {
-        figures.packets += counter.packets;
+        // A host another process runs counts 0 here: the sums over processes are
+        // then the owner's figures.
+        const bool local = fabric->IsLocalHost(h);
+        figures.deliveredPerHost.push_back(local ? counters[h].packets : 0);
+        figures.arrivalDigestPerHost.push_back(local ? counters[h].arrivalDigest : 0);
+    }
+    if (parameters.partitions > 1)
+    {
+        SumOverProcesses(&figures);
+    }
+    for (uint64_t packets : figures.deliveredPerHost)
+    {
+        figures.packets += packets;
     }
     figures.payloadBytes = figures.packets * UDP_PAYLOAD_BYTES;
     AddCells(*fabric, &figures);
@@ -468,27 +537,37 @@ MeasureRawEventRate(uint64_t count)
 /// One run of the table: scenario, fabric, GPUs.
 struct RunSpec
 {
-    std::string scenario; //!< permutation, incast, allreduce or moe
-    std::string fabric;   //!< scheduled, ethernet or vanilla
-    uint32_t gpus{0};     //!< GPUs (hosts)
+    std::string scenario;  //!< permutation, incast, allreduce or moe
+    std::string fabric;    //!< scheduled, ethernet or vanilla
+    uint32_t gpus{0};      //!< GPUs (hosts)
+    uint32_t processes{1}; //!< MPI processes (more than 1: a distributed run)
 };
 
 /**
- * Run one scenario in a child process (this program with --run) and read its
- * figures and its peak resident memory.
+ * Run one scenario in a child process (this program with --run; under mpiexec for a
+ * distributed run) and read its figures and its peak resident memory.
  * \param self this program's path \param arguments the command line, passed on
+ * \param mpiexec the MPI launcher of a distributed run
  * \param spec the run \param peakKilobytes set to the child's peak resident memory
+ *        (of its largest process, for a distributed run)
  * \return the child's figures (JSON), or null if it failed
  */
 nlohmann::json
 RunChild(const std::string& self,
          const std::vector<std::string>& arguments,
+         const std::string& mpiexec,
          const RunSpec& spec,
          long* peakKilobytes)
 {
-    std::vector<std::string> args{self};
+    std::vector<std::string> args;
+    if (spec.processes > 1)
+    {
+        args = {mpiexec, "-n", std::to_string(spec.processes)};
+    }
+    args.push_back(self);
     args.insert(args.end(), arguments.begin(), arguments.end());
     args.push_back("--run=" + spec.scenario + ":" + spec.fabric + ":" + std::to_string(spec.gpus));
+    args.push_back("--partitions=" + std::to_string(spec.processes));
     std::vector<char*> argv;
     for (auto& arg : args)
     {
@@ -504,7 +583,15 @@ RunChild(const std::string& self,
         dup2(pipeEnds[1], STDOUT_FILENO);
         close(pipeEnds[0]);
         close(pipeEnds[1]);
-        execv(self.c_str(), argv.data());
+        if (spec.processes > 1)
+        {
+            // Open MPI refuses to start as root, or more processes than cores,
+            // unless told (other MPIs ignore these); a user's own settings win.
+            setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+            setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+            setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
+        }
+        execvp(args.front().c_str(), argv.data());
         _exit(127);
     }
     close(pipeEnds[1]);
@@ -524,7 +611,13 @@ RunChild(const std::string& self,
         return nullptr;
     }
     const std::size_t line = output.rfind("\n{");
-    return nlohmann::json::parse(output.substr(line == std::string::npos ? 0 : line + 1));
+    nlohmann::json figures =
+        nlohmann::json::parse(output.substr(line == std::string::npos ? 0 : line + 1));
+    if (figures.contains("peakResidentKilobytes"))
+    {
+        *peakKilobytes = figures["peakResidentKilobytes"];
+    }
+    return figures;
 }
 
 /// \param text a comma-separated list \return its items
@@ -542,6 +635,33 @@ SplitList(const std::string& text)
         items.push_back("");
     }
     return items;
+}
+
+/// \param program a program name (looked up on PATH) or path \return whether it can be run
+bool
+IsExecutableOnPath(const std::string& program)
+{
+    if (program.find('/') != std::string::npos)
+    {
+        return access(program.c_str(), X_OK) == 0;
+    }
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+    {
+        if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// \param processes MPI processes of a run \return "" for 1, else " on N processes"
+std::string
+ProcessesLabel(uint32_t processes)
+{
+    return processes > 1 ? " on " + std::to_string(processes) + " processes" : "";
 }
 
 /**
@@ -578,7 +698,8 @@ FitGrowth(const nlohmann::json& rows)
     {
         if (!row.contains("failed"))
         {
-            groups[row["scenario"].get<std::string>() + " " + row["fabric"].get<std::string>()]
+            groups[row["scenario"].get<std::string>() + " " + row["fabric"].get<std::string>() +
+                   ProcessesLabel(row["processes"])]
                 .push_back(&row);
         }
     }
@@ -604,6 +725,7 @@ FitGrowth(const nlohmann::json& rows)
         }
         const nlohmann::json fit{{"scenario", (*group.front())["scenario"]},
                                  {"fabric", (*group.front())["fabric"]},
+                                 {"processes", (*group.front())["processes"]},
                                  {"gpus", gpus},
                                  {"wallTimeExponentInGpus", GrowthExponent(gpus, wall)},
                                  {"wallTimeExponentInPayload", GrowthExponent(payload, wall)},
@@ -638,6 +760,9 @@ main(int argc, char* argv[])
     BenchmarkParameters parameters;
     std::string json = "fabric-benchmark.json";
     std::string run;
+    std::string processesText = "1";
+    std::string mpiEngine = "granted";
+    std::string mpiexec = "mpiexec";
 
     CommandLine cmd(__FILE__);
     AddCheckedValue(cmd,
@@ -669,6 +794,22 @@ main(int argc, char* argv[])
                     "rawEvents",
                     "length of the no-op event chain that measures the raw event rate",
                     rawEvents);
+    AddCheckedValue(cmd,
+                    "processes",
+                    "comma-separated MPI process counts: each UDP scenario on the ethernet "
+                    "fabric also runs split over that many processes (needs ns-3 built with "
+                    "MPI), compared with its sequential run",
+                    processesText);
+    AddCheckedValue(cmd,
+                    "mpiEngine",
+                    "ns-3's distributed simulator: granted (DistributedSimulatorImpl, granted "
+                    "time windows) or nullmessage (NullMessageSimulatorImpl)",
+                    mpiEngine);
+    AddCheckedValue(cmd, "mpiexec", "the MPI launcher of the distributed runs", mpiexec);
+    AddCheckedValue(cmd,
+                    "partitions",
+                    "internal: MPI processes of the --run (it runs under mpiexec)",
+                    parameters.partitions);
     AddCheckedValue(cmd, "json", "JSON results file", json);
     AddCheckedValue(cmd,
                     "run",
@@ -692,6 +833,31 @@ main(int argc, char* argv[])
     {
         input.Refuse("--rawEvents=0 must be at least 1");
     }
+    if (mpiEngine != "granted" && mpiEngine != "nullmessage")
+    {
+        input.Refuse("--mpiEngine=" + mpiEngine + " is not granted or nullmessage");
+    }
+    std::vector<uint32_t> processes;
+    for (const std::string& item : SplitList(processesText))
+    {
+        const uint64_t count = input.ParseNumberIn("processes", item, 1, 1024, false);
+#ifndef NS3_MPI
+        if (count > 1)
+        {
+            input.Refuse("--processes=" + processesText + ": " + item +
+                         " processes need ns-3 built with MPI (an ns-3 source tree "
+                         "configured with --enable-mpi)");
+        }
+#endif
+        processes.push_back(static_cast<uint32_t>(count));
+    }
+    // A launcher named on the command line, or one a distributed run needs, must exist.
+    const bool distributedRuns =
+        std::any_of(processes.begin(), processes.end(), [](uint32_t count) { return count > 1; });
+    if ((distributedRuns || mpiexec != "mpiexec") && run.empty() && !IsExecutableOnPath(mpiexec))
+    {
+        input.Refuse("--mpiexec=" + mpiexec + " is not an executable program (on PATH or by path)");
+    }
     std::vector<RunSpec> runs;
     std::vector<uint32_t> sizes;
     for (const std::string& item : SplitList(gpusText))
@@ -704,6 +870,15 @@ main(int argc, char* argv[])
                          " is not a square of 4..65536 (16, 64, 256, 1024, 4096)");
         }
         sizes.push_back(static_cast<uint32_t>(gpus));
+        for (uint32_t count : processes)
+        {
+            if (count > side)
+            {
+                input.Refuse("--processes=" + processesText + ": " + std::to_string(count) +
+                             " is more than the " + std::to_string(side) + " leaves of " + item +
+                             " GPUs");
+            }
+        }
     }
     const std::vector<std::string> scenarios = SplitList(scenariosText);
     const std::vector<std::string> fabrics = SplitList(fabricsText);
@@ -751,6 +926,23 @@ main(int argc, char* argv[])
         {
             input.Refuse(problem);
         }
+        const bool distributed = parameters.partitions > 1;
+        if (distributed &&
+            (fields[1] != "ethernet" || fields[0] == "allreduce" || fields[0] == "moe"))
+        {
+            input.Refuse("--partitions=" + std::to_string(parameters.partitions) + " with --run=" +
+                         run + ": only the UDP scenarios on the ethernet fabric run distributed");
+        }
+#ifdef NS3_MPI
+        if (distributed)
+        {
+            GlobalValue::Bind("SimulatorImplementationType",
+                              StringValue(mpiEngine == "granted"
+                                              ? "ns3::DistributedSimulatorImpl"
+                                              : "ns3::NullMessageSimulatorImpl"));
+            MpiInterface::Enable(&argc, &argv);
+        }
+#endif
         RunFigures figures;
         if (fields[0] == "allreduce" || fields[0] == "moe")
         {
@@ -763,15 +955,33 @@ main(int argc, char* argv[])
             figures = fields[1] == "vanilla" ? RunVanillaUdp(cluster, dst, parameters)
                                              : RunUdp(fields[1], cluster, dst, parameters);
         }
-        std::cout << nlohmann::json{{"payloadBytes", figures.payloadBytes},
-                                    {"packets", figures.packets},
-                                    {"cells", figures.cells},
-                                    {"events", figures.events},
-                                    {"setupSeconds", figures.setupSeconds},
-                                    {"runSeconds", figures.runSeconds},
-                                    {"simulatedSeconds", figures.simulated.GetSeconds()}}
-                         .dump()
-                  << std::endl;
+        nlohmann::json out{{"payloadBytes", figures.payloadBytes},
+                           {"packets", figures.packets},
+                           {"cells", figures.cells},
+                           {"events", figures.events},
+                           {"setupSeconds", figures.setupSeconds},
+                           {"runSeconds", figures.runSeconds},
+                           {"simulatedSeconds", figures.simulated.GetSeconds()},
+                           {"deliveredPerHost", figures.deliveredPerHost},
+                           {"arrivalDigestPerHost", figures.arrivalDigestPerHost}};
+        bool printer = true;
+#ifdef NS3_MPI
+        if (distributed)
+        {
+            // The largest process's peak memory; rank 0 speaks for the run.
+            struct rusage usage;
+            getrusage(RUSAGE_SELF, &usage);
+            long peak = 0;
+            MPI_Allreduce(&usage.ru_maxrss, &peak, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+            out["peakResidentKilobytes"] = peak;
+            printer = MpiInterface::GetSystemId() == 0;
+            MpiInterface::Disable();
+        }
+#endif
+        if (printer)
+        {
+            std::cout << out.dump() << std::endl;
+        }
         return 0;
     }
     if (const std::string problem = FindOutputPathProblem(json); !problem.empty())
@@ -797,6 +1007,14 @@ main(int argc, char* argv[])
                 {
                     runs.push_back({scenario, fabric, gpus});
                 }
+                // The sequential run above is what each distributed one is checked against.
+                for (uint32_t count : processes)
+                {
+                    if (count > 1 && fabric == "ethernet" && udp)
+                    {
+                        runs.push_back({scenario, fabric, gpus, count});
+                    }
+                }
             }
         }
     }
@@ -813,10 +1031,11 @@ main(int argc, char* argv[])
     const double rawRate = MeasureRawEventRate(rawEvents);
     std::cout << "fabric-benchmark: raw ns-3 event rate " << std::fixed << std::setprecision(2)
               << rawRate / 1e6 << " M events/s (" << rawEvents << " no-op events)" << std::endl;
-    std::printf("%-11s %-9s %5s %9s %10s %9s %9s %11s %7s %8s %7s %6s %9s %8s %8s %7s\n",
+    std::printf("%-11s %-9s %5s %3s %9s %10s %9s %9s %11s %7s %8s %7s %6s %9s %8s %8s %7s\n",
                 "scenario",
                 "fabric",
                 "gpus",
+                "np",
                 "sim(us)",
                 "payload",
                 "packets",
@@ -832,20 +1051,63 @@ main(int argc, char* argv[])
                 "xvanil");
     nlohmann::json rows = nlohmann::json::array();
     std::map<std::string, double> vanillaRate; // scenario:gpus -> delivered packets/s
+    // scenario:fabric:gpus -> the sequential run's figures
+    std::map<std::string, nlohmann::json> sequential;
+    std::vector<std::string> checks; // what each distributed run showed
+    bool distributedDiffers = false;
     for (const RunSpec& spec : runs)
     {
         long peakKilobytes = 0;
-        const nlohmann::json figures = RunChild(self, arguments, spec, &peakKilobytes);
+        nlohmann::json figures = RunChild(self, arguments, mpiexec, spec, &peakKilobytes);
+        const std::string name = spec.scenario + " " + spec.fabric + " " +
+                                 std::to_string(spec.gpus) + " GPUs" +
+                                 ProcessesLabel(spec.processes);
         if (figures.is_null())
         {
-            std::cout << spec.scenario << " " << spec.fabric << " " << spec.gpus
-                      << ": the run failed" << std::endl;
+            std::cout << name << ": the run failed" << std::endl;
             rows.push_back({{"scenario", spec.scenario},
                             {"fabric", spec.fabric},
                             {"gpus", spec.gpus},
+                            {"processes", spec.processes},
                             {"failed", true}});
+            distributedDiffers = distributedDiffers || spec.processes > 1;
             continue;
         }
+        const std::string runKey =
+            spec.scenario + ":" + spec.fabric + ":" + std::to_string(spec.gpus);
+        nlohmann::json comparison = nlohmann::json::object();
+        if (spec.processes == 1)
+        {
+            sequential[runKey] = figures;
+        }
+        else if (sequential.count(runKey))
+        {
+            // The same deliveries at the same instants, host by host, as the run in
+            // one process.
+            uint32_t differing = 0;
+            const nlohmann::json& reference = sequential[runKey];
+            for (std::size_t h = 0; h < reference["deliveredPerHost"].size(); ++h)
+            {
+                differing +=
+                    figures["deliveredPerHost"][h] != reference["deliveredPerHost"][h] ||
+                    figures["arrivalDigestPerHost"][h] != reference["arrivalDigestPerHost"][h];
+            }
+            const double speedup = sequential[runKey]["runSeconds"].get<double>() /
+                                   figures["runSeconds"].get<double>();
+            comparison = {{"speedupOverSequential", speedup},
+                          {"hostsDifferingFromSequential", differing},
+                          {"eventsOfSequential", sequential[runKey]["events"]}};
+            std::ostringstream line;
+            line << "check: " << name << " (" << mpiEngine
+                 << "): per-host deliveries and arrival times "
+                 << (differing == 0 ? "equal the sequential run's"
+                                    : "DIFFER from the sequential run's at " +
+                                          std::to_string(differing) + " hosts");
+            checks.push_back(line.str());
+            distributedDiffers = distributedDiffers || differing > 0;
+        }
+        figures.erase("deliveredPerHost");
+        figures.erase("arrivalDigestPerHost");
         const double runSeconds = figures["runSeconds"];
         const double events = figures["events"].get<double>();
         const double packets = figures["packets"].get<double>();
@@ -859,11 +1121,12 @@ main(int argc, char* argv[])
         const double versusVanilla =
             vanillaRate.count(key) ? packetsPerSecond / vanillaRate[key] : 0.0;
         const double eventsPerPacket = packets ? events / packets : 0.0;
-        std::printf("%-11s %-9s %5u %9.1f %8.1fMB %9.0f %9.0f %11.0f %7.2f %8.3f %7.2f %6.2f "
-                    "%9.1f %8.1f %8.1f %7s\n",
+        std::printf("%-11s %-9s %5u %3u %9.1f %8.1fMB %9.0f %9.0f %11.0f %7.2f %8.3f %7.2f "
+                    "%6.2f %9.1f %8.1f %8.1f %7s\n",
                     spec.scenario.c_str(),
                     spec.fabric.c_str(),
                     spec.gpus,
+                    spec.processes,
                     figures["simulatedSeconds"].get<double>() * 1e6,
                     payload / 1e6,
                     packets,
@@ -884,6 +1147,8 @@ main(int argc, char* argv[])
         row["scenario"] = spec.scenario;
         row["fabric"] = spec.fabric;
         row["gpus"] = spec.gpus;
+        row["processes"] = spec.processes;
+        row.update(comparison);
         row["peakResidentBytes"] = uint64_t(peakKilobytes) * 1024;
         row["eventsPerSecond"] = events / runSeconds;
         row["eventRateOfRaw"] = events / runSeconds / rawRate;
@@ -900,20 +1165,42 @@ main(int argc, char* argv[])
         }
         rows.push_back(row);
     }
-    std::cout << "(ev/pkt: events per delivered UDP packet or per RDMA data packet sent; "
-                 "%raw: event rate over the raw scheduler's; xvanil: delivered packets per "
-                 "wall-second over vanilla ns-3's on the same scenario)"
+    std::cout << "(np: MPI processes; ev/pkt: events per delivered UDP packet or per RDMA data "
+                 "packet sent; %raw: event rate over the raw scheduler's; xvanil: delivered "
+                 "packets per wall-second over vanilla ns-3's on the same scenario)"
               << std::endl;
+    for (const nlohmann::json& row : rows)
+    {
+        if (row.contains("speedupOverSequential"))
+        {
+            std::printf("distributed %s %s %u GPUs on %u processes (%s): wall time x%.3f of the "
+                        "sequential run's (speedup %.2f), events %llu (sequential %llu)\n",
+                        row["scenario"].get<std::string>().c_str(),
+                        row["fabric"].get<std::string>().c_str(),
+                        row["gpus"].get<uint32_t>(),
+                        row["processes"].get<uint32_t>(),
+                        mpiEngine.c_str(),
+                        1 / row["speedupOverSequential"].get<double>(),
+                        row["speedupOverSequential"].get<double>(),
+                        row["events"].get<unsigned long long>(),
+                        row["eventsOfSequential"].get<unsigned long long>());
+        }
+    }
+    for (const std::string& check : checks)
+    {
+        std::cout << check << std::endl;
+    }
     const nlohmann::json growth = FitGrowth(rows);
     nlohmann::json results{{"rawEventsPerSecond", rawRate},
                            {"rawEvents", rawEvents},
                            {"rate", ShowDataRate(parameters.rate)},
                            {"simTimeSeconds", parameters.simTime.GetSeconds()},
                            {"collectiveBytes", parameters.collectiveBytes},
+                           {"mpiEngine", mpiEngine},
                            {"runs", rows},
                            {"growth", growth},
                            {"runRecord", RunRecord::Get()}};
     std::ofstream(json) << results.dump(2) << std::endl;
     std::cout << "results in " << json << std::endl;
-    return 0;
+    return distributedDiffers ? 1 : 0;
 }

@@ -11,6 +11,12 @@
 #include "ns3/roce-channel.h"
 #include "ns3/simulator.h"
 
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#include "ns3/roce-remote-channel.h"
+#endif
+
 namespace ns3
 {
 
@@ -47,9 +53,20 @@ ClusterFabricHelper::Install(const ClusterDescription& cluster)
     cluster.Validate();
     NS_ABORT_MSG_IF(m_leaves.GetN() != 0, name << ": Install called twice");
     m_cluster = cluster;
-    m_hosts.Create(cluster.GetHosts());
-    m_leaves.Create(cluster.leaves);
-    m_spines.Create(cluster.spines);
+    CheckPartitions();
+    // Hosts, leaves, spines: the node order (and so the node ids) of a sequential run.
+    for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
+    {
+        m_hosts.Create(1, GetPartitionOfLeaf(cluster.GetLeafOfHost(h)));
+    }
+    for (uint32_t l = 0; l < cluster.leaves; ++l)
+    {
+        m_leaves.Create(1, GetPartitionOfLeaf(l));
+    }
+    for (uint32_t s = 0; s < cluster.spines; ++s)
+    {
+        m_spines.Create(1, static_cast<uint32_t>(uint64_t{s} * m_partitions / cluster.spines));
+    }
     CreateSwitches();
     // Host links, in host order (host port order on each leaf).
     for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
@@ -60,15 +77,96 @@ ClusterFabricHelper::Install(const ClusterDescription& cluster)
         port->SetIpv4Address(cluster.GetHostAddress(h));
         m_hosts.Get(h)->AddDevice(nic);
         m_leaves.Get(cluster.GetLeafOfHost(h))->AddDevice(port);
-        Ptr<RoceChannel> channel = CreateObject<RoceChannel>();
-        channel->SetDelay(cluster.hostLinkDelay);
-        nic->Attach(channel);
-        port->Attach(channel);
+        CreateLink(nic, port, cluster.hostLinkDelay);
         m_hostDevs.Add(nic);
         m_leafHostDevs.Add(port);
         AddHostPort(h, port);
     }
     CreateFabricLinks();
+}
+
+void
+ClusterFabricHelper::SetPartitions(uint32_t partitions)
+{
+    NS_LOG_FUNCTION(this << partitions);
+    m_partitions = partitions;
+}
+
+uint32_t
+ClusterFabricHelper::GetPartitions() const
+{
+    return m_partitions;
+}
+
+uint32_t
+ClusterFabricHelper::GetPartitionOfLeaf(uint32_t leaf) const
+{
+    return static_cast<uint32_t>(uint64_t{leaf} * m_partitions / m_cluster.leaves);
+}
+
+bool
+ClusterFabricHelper::IsLocalHost(uint32_t host) const
+{
+#ifdef NS3_MPI
+    if (m_partitions > 1)
+    {
+        return GetPartitionOfLeaf(m_cluster.GetLeafOfHost(host)) == MpiInterface::GetSystemId();
+    }
+#endif
+    return true;
+}
+
+void
+ClusterFabricHelper::CheckPartitions() const
+{
+    const char* name = GetFabricName();
+    NS_ABORT_MSG_IF(m_partitions == 0, name << ": Partitions must be at least 1, got 0");
+    if (m_partitions == 1)
+    {
+        return;
+    }
+#ifdef NS3_MPI
+    NS_ABORT_MSG_IF(!MpiInterface::IsEnabled() || MpiInterface::GetSize() != m_partitions,
+                    name << ": Partitions " << m_partitions << " needs a run of as many MPI "
+                         << "processes (MpiInterface::Enable), but it has "
+                         << (MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1));
+    NS_ABORT_MSG_IF(m_partitions > m_cluster.leaves,
+                    name << ": Partitions " << m_partitions << " is more than the "
+                         << m_cluster.leaves << " leaves");
+    NS_ABORT_MSG_IF(!m_cluster.fabricLinkDelay.IsStrictlyPositive(),
+                    name << ": Partitions " << m_partitions << " needs a positive "
+                         << "fabricLinkDelay (the lookahead between processes), got "
+                         << m_cluster.fabricLinkDelay.As(Time::NS));
+#else
+    NS_ABORT_MSG(name << ": Partitions " << m_partitions << " needs ns-3 built with MPI "
+                      << "(an ns-3 source tree configured with --enable-mpi)");
+#endif
+}
+
+Ptr<RoceChannel>
+ClusterFabricHelper::CreateLink(Ptr<RoceNetDevice> a, Ptr<RoceNetDevice> b, Time delay) const
+{
+    Ptr<RoceChannel> channel;
+#ifdef NS3_MPI
+    if (a->GetNode()->GetSystemId() != b->GetNode()->GetSystemId())
+    {
+        channel = CreateObject<RoceRemoteChannel>();
+        for (const Ptr<RoceNetDevice>& end : {a, b})
+        {
+            Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
+            receiver->SetReceiveCallback(MakeCallback(&RoceNetDevice::Receive, end));
+            end->AggregateObject(receiver);
+        }
+    }
+#endif
+    if (!channel)
+    {
+        channel = CreateObject<RoceChannel>();
+    }
+    channel->SetDelay(delay);
+    a->Attach(channel);
+    b->Attach(channel);
+    return channel;
 }
 
 const ClusterDescription&

@@ -49,6 +49,26 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
      */
     void Install(const ClusterDescription& cluster);
 
+    /**
+     * Split the cluster over the processes of a distributed run on ns-3's MPI
+     * engine (set before Install). Leaf l and its hosts go to process
+     * l * partitions / leaves, spine s to process s * partitions / spines; every
+     * leaf-spine link whose ends are in different processes becomes a
+     * RoceRemoteChannel, whose propagation delay is the lookahead. Every process
+     * builds the whole cluster; each runs only what happens on its own nodes, so
+     * applications go on its own hosts only (IsLocalHost). 1, the default, is a
+     * sequential run. More needs ns-3 built with MPI (--enable-mpi), MpiInterface
+     * enabled with exactly that many processes, no more partitions than leaves and
+     * a positive fabric link delay; Install stops with a message otherwise. The
+     * scheduled fabric runs in one process only.
+     * \param partitions processes, at least 1
+     */
+    void SetPartitions(uint32_t partitions);
+    /// \return the processes the cluster is split over
+    uint32_t GetPartitions() const;
+    /// \param host index \return whether this process runs that host (always, when sequential)
+    bool IsLocalHost(uint32_t host) const;
+
     /// \return the cluster built
     const ClusterDescription& GetCluster() const;
     /// \return host nodes, in host order
@@ -126,6 +146,15 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     Ptr<RoceNetDevice> CreateDevice(DataRate rate) const;
 
     /**
+     * Connect two devices (already on their nodes) with a wire: a RoceChannel, or a
+     * RoceRemoteChannel with an MpiReceiver on each end if the nodes are in
+     * different processes (see SetPartitions).
+     * \param a one end \param b the other end \param delay propagation delay
+     * \return the wire
+     */
+    Ptr<RoceChannel> CreateLink(Ptr<RoceNetDevice> a, Ptr<RoceNetDevice> b, Time delay) const;
+
+    /**
      * Write one CSV line of WriteStats.
      * \param os stream \param element kind \param index which \param counter name
      * \param value value
@@ -168,7 +197,13 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
                              Ptr<NetDevice> nd,
                              bool explicitFilename) override;
 
+    /// Stop with a message if the partitions cannot run (see SetPartitions).
+    void CheckPartitions() const;
+    /// \param leaf index \return the process that runs it and its hosts
+    uint32_t GetPartitionOfLeaf(uint32_t leaf) const;
+
     ObjectFactory m_deviceFactory; //!< RoceNetDevice
+    uint32_t m_partitions{1};      //!< processes of a distributed run
 };
 
 } // namespace ns3

@@ -117,10 +117,7 @@ EthernetClosHelper::CreateFabricLinks()
                 Ptr<RoceNetDevice> spineEnd = CreateDevice(m_cluster.fabricLinkRate);
                 m_leaves.Get(l)->AddDevice(leafEnd);
                 m_spines.Get(s)->AddDevice(spineEnd);
-                Ptr<RoceChannel> channel = CreateObject<RoceChannel>();
-                channel->SetDelay(m_cluster.fabricLinkDelay);
-                leafEnd->Attach(channel);
-                spineEnd->Attach(channel);
+                Ptr<RoceChannel> channel = CreateLink(leafEnd, spineEnd, m_cluster.fabricLinkDelay);
                 const uint32_t up =
                     m_topology->leaves[l]->AddPort(leafEnd, m_cluster.fabricLinkDelay);
                 leafUp[l].push_back(up);

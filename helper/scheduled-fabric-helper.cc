@@ -150,6 +150,11 @@ ScheduledFabricHelper::GetFabricName() const
 void
 ScheduledFabricHelper::CreateSwitches()
 {
+    NS_ABORT_MSG_IF(GetPartitions() > 1,
+                    "ScheduledFabricHelper: Partitions "
+                        << GetPartitions()
+                        << ": the scheduled fabric runs in one process only (its cell links "
+                           "cannot cross MPI processes)");
     for (uint32_t s = 0; s < m_cluster.spines; ++s)
     {
         Ptr<CellSpineSwitch> spine = m_spineFactory.Create<CellSpineSwitch>();

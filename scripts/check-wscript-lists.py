@@ -26,7 +26,9 @@ def cmake_calls(text, function):
             if word in KEYWORDS:
                 key = word
                 args.setdefault(key, [])
-            elif key:
+            elif key and not word.startswith("${ai_fabric_mpi_"):
+                # ${ai_fabric_mpi_...} lists hold the MPI-only files, which the
+                # waf-era build does not offer.
                 args[key].append(word)
         yield args
 

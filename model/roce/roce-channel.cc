@@ -89,15 +89,21 @@ RoceChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time
     }
     Ptr<RoceNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
     m_txrxTrace(frame, src, dst, txTime, m_delay);
+    Carry(frame, dst, txTime + m_delay);
+    return true;
+}
+
+void
+RoceChannel::Carry(Ptr<const Packet> frame, Ptr<RoceNetDevice> dst, Time arrival)
+{
     // A copy, so the sender's traced frame stays intact while the receiver strips it.
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
+                                   arrival,
                                    &RoceChannel::Deliver,
                                    this,
                                    dst,
                                    frame->Copy(),
                                    m_generation);
-    return true;
 }
 
 void

@@ -81,6 +81,16 @@ class RoceChannel : public Channel
     /// Release the two ends.
     void DoDispose() override;
 
+    /**
+     * Carry a frame that has entered an up wire to the other end. Here, an event
+     * at the receiver; a wire between MPI processes (RoceRemoteChannel) hands it to
+     * the process that owns the receiver instead.
+     * \param frame the frame
+     * \param dst the receiving end
+     * \param arrival delay from now until its last bit reaches dst
+     */
+    virtual void Carry(Ptr<const Packet> frame, Ptr<RoceNetDevice> dst, Time arrival);
+
   private:
     /**
      * Hand a frame to its receiver unless the wire went down since it was sent.
