@@ -926,6 +926,10 @@ main(int argc, char* argv[])
         {
             input.Refuse(problem);
         }
+        if (parameters.partitions == 0)
+        {
+            input.Refuse("--partitions=0 must be at least 1");
+        }
         const bool distributed = parameters.partitions > 1;
         if (distributed &&
             (fields[1] != "ethernet" || fields[0] == "allreduce" || fields[0] == "moe"))

@@ -609,6 +609,44 @@ TEST(EthernetClosDeathTest, ZeroSpinesOrLeavesAndInstallTwice)
         "EthernetClosHelper: Install called twice");
 }
 
+// A split over MPI processes is refused by name unless it can run: no partitions,
+// or more than one in a run that is not distributed over as many processes (here
+// either ns-3 has no MPI, or MPI is not enabled: both messages start the same).
+TEST(EthernetClosDeathTest, PartitionsThatCannotRun)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    auto build = [](uint32_t partitions) {
+        EthernetClosHelper clos;
+        clos.SetPartitions(partitions);
+        clos.Install(SmallClos());
+    };
+    EXPECT_DEATH(build(0), "EthernetClosHelper: Partitions must be at least 1, got 0");
+    EXPECT_DEATH(build(2), "EthernetClosHelper: Partitions 2 needs ");
+    EXPECT_DEATH(
+        {
+            ScheduledFabricHelper fabric;
+            fabric.SetPartitions(2);
+            fabric.Install(SmallClos());
+        },
+        "ScheduledFabricHelper: Partitions 2 ");
+}
+
+// One process: every host is local, and a sequential split (1 partition) builds
+// the same cluster as no split at all.
+TEST(EthernetClos, OnePartitionRunsEveryHostHere)
+{
+    EthernetClosHelper clos;
+    clos.SetPartitions(1);
+    clos.Install(SmallClos());
+    EXPECT_EQ(clos.GetPartitions(), 1u);
+    for (uint32_t h = 0; h < SmallClos().GetHosts(); ++h)
+    {
+        EXPECT_TRUE(clos.IsLocalHost(h));
+        EXPECT_EQ(clos.GetHosts().Get(h)->GetSystemId(), 0u);
+    }
+    Simulator::Destroy();
+}
+
 // RingQueue, the FIFO of every priority queue of a NIC and a switch port: first in,
 // first out across its growth (capacity 0, then 8, 16, 32) and across the wrap of
 // its ring (elements popped from the front while the back refills the freed slots).
