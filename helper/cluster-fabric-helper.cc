@@ -57,15 +57,15 @@ ClusterFabricHelper::Install(const ClusterDescription& cluster)
     // Hosts, leaves, spines: the node order (and so the node ids) of a sequential run.
     for (uint32_t h = 0; h < cluster.GetHosts(); ++h)
     {
-        m_hosts.Create(1, GetPartitionOfLeaf(cluster.GetLeafOfHost(h)));
+        m_hosts.Create(1, GetPartition(cluster.GetLeafOfHost(h), cluster.leaves));
     }
     for (uint32_t l = 0; l < cluster.leaves; ++l)
     {
-        m_leaves.Create(1, GetPartitionOfLeaf(l));
+        m_leaves.Create(1, GetPartition(l, cluster.leaves));
     }
     for (uint32_t s = 0; s < cluster.spines; ++s)
     {
-        m_spines.Create(1, static_cast<uint32_t>(uint64_t{s} * m_partitions / cluster.spines));
+        m_spines.Create(1, GetPartition(s, cluster.spines));
     }
     CreateSwitches();
     // Host links, in host order (host port order on each leaf).
@@ -99,9 +99,9 @@ ClusterFabricHelper::GetPartitions() const
 }
 
 uint32_t
-ClusterFabricHelper::GetPartitionOfLeaf(uint32_t leaf) const
+ClusterFabricHelper::GetPartition(uint32_t index, uint32_t count) const
 {
-    return static_cast<uint32_t>(uint64_t{leaf} * m_partitions / m_cluster.leaves);
+    return static_cast<uint32_t>(uint64_t{index} * m_partitions / count);
 }
 
 bool
@@ -110,7 +110,8 @@ ClusterFabricHelper::IsLocalHost(uint32_t host) const
 #ifdef NS3_MPI
     if (m_partitions > 1)
     {
-        return GetPartitionOfLeaf(m_cluster.GetLeafOfHost(host)) == MpiInterface::GetSystemId();
+        return GetPartition(m_cluster.GetLeafOfHost(host), m_cluster.leaves) ==
+               MpiInterface::GetSystemId();
     }
 #endif
     return true;

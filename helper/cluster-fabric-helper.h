@@ -199,8 +199,12 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
 
     /// Stop with a message if the partitions cannot run (see SetPartitions).
     void CheckPartitions() const;
-    /// \param leaf index \return the process that runs it and its hosts
-    uint32_t GetPartitionOfLeaf(uint32_t leaf) const;
+    /**
+     * \param index a leaf (it and its hosts) or a spine
+     * \param count leaves or spines
+     * \return the process that runs it: index * partitions / count
+     */
+    uint32_t GetPartition(uint32_t index, uint32_t count) const;
 
     ObjectFactory m_deviceFactory; //!< RoceNetDevice
     uint32_t m_partitions{1};      //!< processes of a distributed run
