@@ -14,7 +14,9 @@
 //                receiver in each, UDP at line rate for --simTime
 //   allreduce    one ring AllReduce of --collectiveBytes per rank over RDMA, one
 //                GPU per server (every step crosses the NIC), run to completion
-// Fabrics: scheduled, ethernet (ECMP, PFC, DCQCN for RDMA) and vanilla: ns-3's
+// Fabrics: scheduled, trains (the scheduled fabric with the cells that reach a
+// link's far end within --trainWindow of each other delivered in one event, see
+// CellNetDevice::TrainWindow), ethernet (ECMP, PFC, DCQCN for RDMA) and vanilla: ns-3's
 // own PointToPoint leaf-spine of the same shape, Internet stack, global routing
 // with ECMP (per packet, RandomEcmpRouting), OnOff UDP senders at the same
 // offered load and no queue disc (UDP scenarios only; up to --vanillaUpTo GPUs,
@@ -81,10 +83,11 @@ constexpr uint32_t INCAST_GROUP = 16;
 /// The parameters every run shares, as read from the command line.
 struct BenchmarkParameters
 {
-    DataRate rate{"100Gbps"};      //!< every link's rate
-    Time simTime{MilliSeconds(3)}; //!< how long the UDP scenarios send
-    uint64_t collectiveBytes{0};   //!< per rank: AllReduce S, or bytes the AlltoAllv sends
-    uint32_t partitions{1};        //!< MPI processes of this run (UDP on ethernet only)
+    DataRate rate{"100Gbps"};           //!< every link's rate
+    Time simTime{MilliSeconds(3)};      //!< how long the UDP scenarios send
+    uint64_t collectiveBytes{0};        //!< per rank: AllReduce S, or bytes the AlltoAllv sends
+    uint32_t partitions{1};             //!< MPI processes of this run (UDP on ethernet only)
+    Time trainWindow{NanoSeconds(100)}; //!< CellNetDevice::TrainWindow of the trains fabric
 };
 
 /// What one run measured.
@@ -187,13 +190,21 @@ AddCells(const ClusterFabricHelper& fabric, RunFigures* figures)
     }
 }
 
-/// \param name scheduled or ethernet \return that fabric's helper, with defaults
+/**
+ * \param name scheduled, trains or ethernet \param parameters the shared parameters
+ * \return that fabric's helper, with defaults
+ */
 std::unique_ptr<ClusterFabricHelper>
-MakeFabric(const std::string& name)
+MakeFabric(const std::string& name, const BenchmarkParameters& parameters)
 {
-    if (name == "scheduled")
+    if (name == "scheduled" || name == "trains")
     {
-        return std::make_unique<ScheduledFabricHelper>();
+        auto scheduled = std::make_unique<ScheduledFabricHelper>();
+        if (name == "trains")
+        {
+            scheduled->SetFabricDeviceAttribute("TrainWindow", TimeValue(parameters.trainWindow));
+        }
+        return scheduled;
     }
     return std::make_unique<EthernetClosHelper>();
 }
@@ -254,7 +265,7 @@ SumOverProcesses(RunFigures* figures)
 
 /**
  * UDP at line rate from every host with a destination, on an ai-fabric fabric.
- * \param fabricName scheduled or ethernet \param cluster the cluster
+ * \param fabricName scheduled, trains or ethernet \param cluster the cluster
  * \param dst each host's destination (GetHosts() for none)
  * \param parameters the shared parameters
  * \return what the run measured
@@ -266,7 +277,7 @@ RunUdp(const std::string& fabricName,
        const BenchmarkParameters& parameters)
 {
     const double setupStart = WallSeconds();
-    auto fabric = MakeFabric(fabricName);
+    auto fabric = MakeFabric(fabricName, parameters);
     fabric->SetPartitions(parameters.partitions);
     fabric->Install(cluster);
     int64_t stream = 1 + fabric->AssignStreams(1);
@@ -457,7 +468,7 @@ RecordCollective(CollectiveResult* out, bool* finished, const CollectiveResult& 
  * One collective over RDMA, to completion: a ring AllReduce of
  * --collectiveBytes per rank, or a Mixture-of-Experts AlltoAllv (MoeMatrix) of
  * that many bytes sent per rank.
- * \param scenario allreduce or moe \param fabricName scheduled or ethernet
+ * \param scenario allreduce or moe \param fabricName scheduled, trains or ethernet
  * \param cluster the cluster \param parameters the shared parameters
  * \return what the run measured
  */
@@ -468,7 +479,7 @@ RunCollective(const std::string& scenario,
               const BenchmarkParameters& parameters)
 {
     const double setupStart = WallSeconds();
-    auto fabric = MakeFabric(fabricName);
+    auto fabric = MakeFabric(fabricName, parameters);
     fabric->Install(cluster);
     RdmaHelper rdma;
     if (fabricName == "ethernet")
@@ -752,7 +763,7 @@ main(int argc, char* argv[])
 {
     RunRecord::Begin(argc, argv);
     std::string scenariosText = "permutation,incast,allreduce,moe";
-    std::string fabricsText = "scheduled,ethernet,vanilla";
+    std::string fabricsText = "scheduled,trains,ethernet,vanilla";
     std::string gpusText = "16";
     uint32_t vanillaUpTo = 256;
     std::string collectiveBytesText = "4M";
@@ -771,9 +782,15 @@ main(int argc, char* argv[])
                     scenariosText);
     AddCheckedValue(cmd,
                     "fabrics",
-                    "comma-separated: scheduled, ethernet, vanilla (ns-3's PointToPoint and "
-                    "Internet stack; UDP scenarios only)",
+                    "comma-separated: scheduled, trains (scheduled, cells in trains of "
+                    "--trainWindow), ethernet, vanilla (ns-3's PointToPoint and Internet "
+                    "stack; UDP scenarios only)",
                     fabricsText);
+    AddCheckedValue(cmd,
+                    "trainWindow",
+                    "the trains fabric's CellNetDevice::TrainWindow: cells that reach a "
+                    "link's far end within it of the first are delivered in one event",
+                    parameters.trainWindow);
     AddCheckedValue(cmd,
                     "gpus",
                     "comma-separated cluster sizes, each a square of at least 4 "
@@ -893,11 +910,18 @@ main(int argc, char* argv[])
     }
     for (const std::string& fabric : fabrics)
     {
-        if (fabric != "scheduled" && fabric != "ethernet" && fabric != "vanilla")
+        if (fabric != "scheduled" && fabric != "trains" && fabric != "ethernet" &&
+            fabric != "vanilla")
         {
             input.Refuse("--fabrics=" + fabricsText + ": " + fabric +
-                         " is not a fabric (scheduled, ethernet or vanilla)");
+                         " is not a fabric (scheduled, trains, ethernet or vanilla)");
         }
+    }
+    if (!parameters.trainWindow.IsStrictlyPositive())
+    {
+        std::ostringstream value;
+        value << parameters.trainWindow.As(Time::NS);
+        input.Refuse("--trainWindow=" + value.str() + " must be positive");
     }
     if (!run.empty())
     {

@@ -115,6 +115,7 @@ ScheduledFabricHelper::ScheduledFabricHelper()
     m_spineFactory.SetTypeId("ns3::CellSpineSwitch");
     m_voqFactory.SetTypeId("ns3::VoqQueueDisc");
     m_schedulerFactory.SetTypeId("ns3::CreditScheduler");
+    m_fabricDeviceFactory.SetTypeId("ns3::CellNetDevice");
 }
 
 void
@@ -127,6 +128,13 @@ void
 ScheduledFabricHelper::SetSpineAttribute(const std::string& name, const AttributeValue& value)
 {
     m_spineFactory.Set(name, value);
+}
+
+void
+ScheduledFabricHelper::SetFabricDeviceAttribute(const std::string& name,
+                                                const AttributeValue& value)
+{
+    m_fabricDeviceFactory.Set(name, value);
 }
 
 void
@@ -190,8 +198,8 @@ ScheduledFabricHelper::CreateFabricLinks()
         {
             for (uint32_t k = 0; k < m_cluster.linksPerLeafSpine; ++k)
             {
-                Ptr<CellNetDevice> leafEnd = CreateObject<CellNetDevice>();
-                Ptr<CellNetDevice> spineEnd = CreateObject<CellNetDevice>();
+                Ptr<CellNetDevice> leafEnd = m_fabricDeviceFactory.Create<CellNetDevice>();
+                Ptr<CellNetDevice> spineEnd = m_fabricDeviceFactory.Create<CellNetDevice>();
                 Ptr<CellChannel> channel = CreateObject<CellChannel>();
                 channel->SetAttribute("Delay", TimeValue(m_cluster.fabricLinkDelay));
                 for (auto& dev : {leafEnd, spineEnd})

@@ -117,6 +117,12 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     void SetLeafAttribute(const std::string& name, const AttributeValue& value);
     /// \param name attribute of CellSpineSwitch \param value its value
     void SetSpineAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param name attribute of CellNetDevice, both ends of every leaf-spine link
+     *        (its DataRate is the cluster's fabric link rate whatever is set here)
+     * \param value its value
+     */
+    void SetFabricDeviceAttribute(const std::string& name, const AttributeValue& value);
     /// \param name attribute of VoqQueueDisc \param value its value
     void SetVoqAttribute(const std::string& name, const AttributeValue& value);
     /// \param name attribute of CreditScheduler \param value its value
@@ -198,6 +204,7 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     ObjectFactory m_spineFactory;                         //!< CellSpineSwitch
     ObjectFactory m_voqFactory;                           //!< VoqQueueDisc
     ObjectFactory m_schedulerFactory;                     //!< CreditScheduler
+    ObjectFactory m_fabricDeviceFactory;                  //!< CellNetDevice
     NetDeviceContainer m_fabricDevs;                      //!< fabric devices
     std::vector<Ptr<ScheduledLeafSwitch>> m_leafSwitches; //!< per leaf
     std::vector<Ptr<CellSpineSwitch>> m_spineSwitches;    //!< per spine

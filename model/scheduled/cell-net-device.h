@@ -199,6 +199,8 @@ class CellNetDevice : public NetDevice
      * \param generation m_generation when the event was scheduled
      */
     void DeliverHead(uint32_t generation);
+    /// Deliver the head and the cells that arrive within TrainWindow of it.
+    void DeliverTrain();
     /// A cell arrived from the peer. \param cell the cell
     void Receive(const FabricCell& cell);
 
@@ -213,6 +215,8 @@ class CellNetDevice : public NetDevice
     uint64_t m_fsPerByteNum{0};  //!< 8e15 (fs*bits per byte), for exact times
     __int128_t m_busyUntilFs{0}; //!< departure clock, femtoseconds (128 bits: no overflow)
     std::deque<std::pair<__int128_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
+    Time m_trainWindow{0};                                    //!< TrainWindow attribute
+    std::vector<FabricCell> m_train;            //!< the train being delivered (reused)
     uint32_t m_generation{0};                   //!< bumped when in-flight cells are lost
     CellReceiveCallback m_rxCallback;           //!< to the switch
     std::vector<Callback<void>> m_linkChangeCb; //!< link change listeners
