@@ -97,6 +97,8 @@ class CellNetDevice : public NetDevice
 
     /// \return the link rate
     DataRate GetDataRate() const;
+    /// \param rate the link rate (the DataRate attribute)
+    void SetDataRate(DataRate rate);
 
     /// \return the attached channel
     Ptr<CellChannel> GetFabricChannel() const;
@@ -192,6 +194,10 @@ class CellNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    /// \param bytes on the wire \return their serialisation time, fs (exact)
+    __int128_t WireFemtoSeconds(uint64_t bytes) const;
+    /// \param fs a time on the departure clock \return the bytes sent in it, rounded down
+    uint64_t WireBytes(__int128_t fs) const;
     /// Schedule the arrival of the head of the in-flight list.
     void ScheduleHead();
     /**
@@ -212,7 +218,8 @@ class CellNetDevice : public NetDevice
     Mac48Address m_address;      //!< nominal address
     uint16_t m_mtu{1500};        //!< nominal MTU (cells are smaller)
     DataRate m_rate;             //!< link rate
-    uint64_t m_fsPerByteNum{0};  //!< 8e15 (fs*bits per byte), for exact times
+    uint64_t m_bitRate{0};       //!< m_rate in bit/s (read per cell)
+    int64_t m_fsPerByte{0};      //!< 8e15 / m_bitRate when exact, else 0 (then divide)
     __int128_t m_busyUntilFs{0}; //!< departure clock, femtoseconds (128 bits: no overflow)
     std::deque<std::pair<__int128_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
     Time m_trainWindow{0};                                    //!< TrainWindow attribute
