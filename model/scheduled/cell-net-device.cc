@@ -193,8 +193,9 @@ CellNetDevice::DeliverTrain()
     {
         ScheduleHead();
     }
-    // Receive never sends on this device (the peer answers on its own), so the
-    // train cannot change under the loop.
+    // A cell sent on this link while the train is handed over (a leaf woken by a
+    // spine's flow-control indication) joins m_inFlight, not the train, and
+    // SendCell schedules the head if the list was empty.
     for (const FabricCell& cell : m_train)
     {
         m_peer->Receive(cell);
