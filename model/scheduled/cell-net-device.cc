@@ -30,12 +30,12 @@ CellNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("AiFabric")
             .AddConstructor<CellNetDevice>()
-            .AddAttribute("DataRate",
-                          "Rate of the leaf-spine link (cells are serialised at this rate)",
-                          DataRateValue(DataRate("400Gbps")),
-                          MakeDataRateAccessor(&CellNetDevice::SetDataRate,
-                                               &CellNetDevice::GetDataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Rate of the leaf-spine link (cells are serialised at this rate)",
+                DataRateValue(DataRate("400Gbps")),
+                MakeDataRateAccessor(&CellNetDevice::SetDataRate, &CellNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("TrainWindow",
                           "Cells that reach the peer within this time of the head of the "
                           "in-flight list are delivered with it, at its arrival, in one event "
@@ -271,9 +271,8 @@ CellNetDevice::HasRoomFor(uint32_t wireBytes) const
     {
         return waitFs <= static_cast<__int128_t>(m_queueLimit - wireBytes) * m_fsPerByte;
     }
-    return waitFs <= 0 ||
-           waitFs * m_bitRate <=
-               static_cast<__int128_t>(m_queueLimit - wireBytes) * 8 * FEMTOSECONDS_PER_SECOND;
+    return waitFs <= 0 || waitFs * m_bitRate <= static_cast<__int128_t>(m_queueLimit - wireBytes) *
+                                                    8 * FEMTOSECONDS_PER_SECOND;
 }
 
 Time
