@@ -19,8 +19,11 @@
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <iostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -108,6 +111,20 @@ struct ScenarioResult
     uint64_t retransmitted{0};     //!< RDMA retransmissions
 };
 
+/// The window the agreement cases compare with exact mode, ns (an integer, not a
+/// static Time: no dependence on the order of static initialisation).
+constexpr int64_t TRAIN_WINDOW_NS = 100;
+
+/// \param f a finished run (RdmaCluster or GpuCluster) \param r gets its counters
+template <typename Cluster>
+void
+AddCounters(const Cluster& f, ScenarioResult* r)
+{
+    r->events = Simulator::GetEventCount();
+    r->dropped = f.fabric.GetTotals().GetDroppedPackets();
+    r->retransmitted = f.Sum().retransmittedPackets;
+}
+
 /// A scenario on the scheduled fabric, built with the fabric devices' TrainWindow set.
 using Scenario = std::function<ScenarioResult(Time window)>;
 
@@ -151,9 +168,7 @@ RunMessages(const ClusterDescription& c,
     {
         r.completions.push_back(f.completions.done[src]);
     }
-    r.events = Simulator::GetEventCount();
-    r.dropped = f.fabric.GetTotals().GetDroppedPackets();
-    r.retransmitted = f.Sum().retransmittedPackets;
+    AddCounters(f, &r);
     NS_ABORT_MSG_IF(f.completions.count != flows.size(), "a message did not complete");
     return r;
 }
@@ -182,9 +197,7 @@ RunCollective(const std::string& collective, uint64_t bytes, Time window)
     const CollectiveResult result = f.Run(f.FirstGpus(16), collective, bytes);
     ScenarioResult r;
     r.completions.push_back(result.GetDuration());
-    r.events = Simulator::GetEventCount();
-    r.dropped = f.fabric.GetTotals().GetDroppedPackets();
-    r.retransmitted = f.Sum().retransmittedPackets;
+    AddCounters(f, &r);
     return r;
 }
 
@@ -212,7 +225,8 @@ class TrainAgreementTestCase : public TestCase
      * \param failedLinks leaf-spine links that fail in it
      */
     TrainAgreementTestCase(const std::string& name, Scenario scenario, uint32_t failedLinks = 0)
-        : TestCase(name + ": trains of 100 ns agree with exact cells within 1%"),
+        : TestCase(name + ": trains of " + std::to_string(TRAIN_WINDOW_NS) +
+                   " ns agree with exact cells within 1%"),
           m_scenario(std::move(scenario)),
           m_failedLinks(failedLinks)
     {
@@ -223,7 +237,7 @@ class TrainAgreementTestCase : public TestCase
     void DoRun() override
     {
         const ScenarioResult exact = m_scenario(Time(0));
-        const ScenarioResult trains = m_scenario(NanoSeconds(100));
+        const ScenarioResult trains = m_scenario(NanoSeconds(TRAIN_WINDOW_NS));
         NS_TEST_ASSERT_MSG_EQ(trains.completions.size(), exact.completions.size(), "same shape");
         const double perMessage = m_failedLinks > 0 ? 0.02 : 0.01;
         double worst = 0;
@@ -251,7 +265,8 @@ class TrainAgreementTestCase : public TestCase
                   << trainsLast.As(Time::US) << " in trains; worst difference " << worst * 100
                   << "%; events " << exact.events << " -> " << trains.events << " (x"
                   << double(trains.events) / exact.events << ")" << std::endl;
-        // Five cells per window (100 ns / 20 ns per cell) at each end of a failed link.
+        // A train holds at most ceil(100 ns / 21.76 ns) = 5 cells (272 B at 100 Gb/s):
+        // that many at each end of a failed link.
         const double lossSlack = m_failedLinks * 2 * 5;
         NS_TEST_EXPECT_MSG_EQ_TOL(double(trains.dropped),
                                   double(exact.dropped),
