@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// ai-fabric-roce-headers: header round trips, and exact frame sizes and wire times of
-// every RoCEv2 frame the transport and the NIC produce.
+// ai-fabric-roce-headers: header round trips, the kept Ethernet header, and exact frame sizes and
+// wire times of every RoCEv2 frame the transport and the NIC produce.
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -11,6 +11,7 @@
 #include "ns3/test.h"
 
 #include <map>
+#include <vector>
 
 using namespace ns3;
 
@@ -163,6 +164,92 @@ class RoceFrameSizeTestCase : public TestCase
     }
 };
 
+/**
+ * FixedEthernetHeader writes exactly EthernetHeader's bytes, also after its fields
+ * change, and is an EthernetHeader to packet metadata.
+ */
+class FixedEthernetHeaderTestCase : public TestCase
+{
+  public:
+    FixedEthernetHeaderTestCase()
+        : TestCase("FixedEthernetHeader writes EthernetHeader's bytes")
+    {
+    }
+
+  private:
+    /// \return the first 14 + 4 bytes of a 4-byte packet under an Ethernet header
+    /// \param header the header
+    static std::vector<uint8_t> Frame(const Header& header)
+    {
+        Ptr<Packet> packet = Create<Packet>(4);
+        packet->AddHeader(header);
+        std::vector<uint8_t> bytes(packet->GetSize());
+        packet->CopyData(bytes.data(), bytes.size());
+        return bytes;
+    }
+
+    /// \return the header EthernetHeader itself writes
+    /// \param source source MAC \param destination destination MAC \param type ethertype
+    static EthernetHeader Reference(Mac48Address source, Mac48Address destination, uint16_t type)
+    {
+        EthernetHeader reference(false);
+        reference.SetSource(source);
+        reference.SetDestination(destination);
+        reference.SetLengthType(type);
+        return reference;
+    }
+
+    /// Compare the two headers' frames over a run of field changes.
+    void DoRun() override
+    {
+        const Mac48Address a("02:00:00:00:00:01");
+        const Mac48Address b("02:00:00:00:00:02");
+        const Mac48Address pause("01:80:c2:00:00:01");
+        FixedEthernetHeader fixed;
+        NS_TEST_EXPECT_MSG_EQ(fixed.GetSerializedSize(), 14, "no preamble: 14 bytes");
+        NS_TEST_EXPECT_MSG_EQ(fixed.GetInstanceTypeId(),
+                              EthernetHeader::GetTypeId(),
+                              "metadata records an EthernetHeader");
+        NS_TEST_EXPECT_MSG_EQ((Frame(fixed) == Frame(EthernetHeader(false))),
+                              true,
+                              "a new header writes the default fields");
+
+        // Each step changes one field (or none), so a kept byte left stale shows.
+        struct Step
+        {
+            Mac48Address source;
+            Mac48Address destination;
+            uint16_t type;
+        };
+
+        const std::vector<Step> steps{{a, b, 0x0800},
+                                      {a, b, 0x0800},
+                                      {a, pause, 0x0800},
+                                      {a, pause, 0x8808},
+                                      {b, pause, 0x8808},
+                                      {a, b, 0x0800}};
+        for (std::size_t i = 0; i < steps.size(); ++i)
+        {
+            const Step& step = steps[i];
+            fixed.Set(step.source, step.destination, step.type);
+            const EthernetHeader reference = Reference(step.source, step.destination, step.type);
+            NS_TEST_EXPECT_MSG_EQ((Frame(fixed) == Frame(reference)),
+                                  true,
+                                  "step " << i << ": the same bytes as EthernetHeader's");
+            Ptr<Packet> packet = Create<Packet>(4);
+            packet->AddHeader(fixed);
+            EthernetHeader read(false);
+            packet->RemoveHeader(read);
+            NS_TEST_EXPECT_MSG_EQ(read.GetSource(), step.source, "step " << i << ": source");
+            NS_TEST_EXPECT_MSG_EQ(read.GetDestination(),
+                                  step.destination,
+                                  "step " << i << ": destination");
+            NS_TEST_EXPECT_MSG_EQ(read.GetLengthType(), step.type, "step " << i << ": type");
+            NS_TEST_EXPECT_MSG_EQ(packet->GetSize(), 4, "step " << i << ": 14 bytes removed");
+        }
+    }
+};
+
 /// The suite.
 class RoceHeadersTestSuite : public TestSuite
 {
@@ -171,6 +258,7 @@ class RoceHeadersTestSuite : public TestSuite
         : TestSuite("ai-fabric-roce-headers", TestSuite::Type::UNIT)
     {
         AddTestCase(new RoceHeaderRoundTripTestCase());
+        AddTestCase(new FixedEthernetHeaderTestCase());
         AddTestCase(new RoceFrameSizeTestCase());
     }
 };

@@ -10,7 +10,6 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/error-model.h"
-#include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -327,11 +326,10 @@ RoceNetDevice::AddEthernet(Ptr<Packet> packet,
                            Mac48Address dst,
                            uint16_t protocol)
 {
-    EthernetHeader eth(false); // no preamble/SFD in the packet: it is counted on the wire
-    eth.SetSource(src);
-    eth.SetDestination(dst);
-    eth.SetLengthType(protocol);
-    packet->AddHeader(eth);
+    // No preamble/SFD in the packet: it is counted on the wire. The header is kept
+    // serialised between frames, as most carry the same addresses.
+    m_txHeader.Set(src, dst, protocol);
+    packet->AddHeader(m_txHeader);
 }
 
 bool
@@ -604,18 +602,18 @@ RoceNetDevice::Receive(Ptr<Packet> frame)
     NS_LOG_LOGIC("received frame " << frame->GetUid() << " (" << frame->GetSize() << " B)");
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
-    EthernetHeader eth(false);
     // A frame is checked against every header it needs before one is removed.
-    if (frame->GetSize() < eth.GetSerializedSize())
+    if (frame->GetSize() < ETHERNET_HEADER_BYTES)
     {
         ++m_counters.rxMalformed;
         m_rxMalformedTrace(frame);
         return;
     }
-    uint8_t head[14]; // destination, source, ethertype
+    uint8_t head[ETHERNET_HEADER_BYTES]; // destination, source, ethertype
     frame->CopyData(head, sizeof(head));
-    if (static_cast<uint16_t>(head[12] << 8 | head[13]) == PfcHeader::ETHERTYPE &&
-        frame->GetSize() < eth.GetSerializedSize() + PfcHeader::SIZE)
+    const auto protocol = static_cast<uint16_t>(head[12] << 8 | head[13]);
+    if (protocol == PfcHeader::ETHERTYPE &&
+        frame->GetSize() < ETHERNET_HEADER_BYTES + PfcHeader::SIZE)
     {
         ++m_counters.rxMalformed;
         m_rxMalformedTrace(frame);
@@ -624,25 +622,25 @@ RoceNetDevice::Receive(Ptr<Packet> frame)
     m_rxTrace(frame);
     ++m_counters.rxFrames;
     m_counters.rxBytes += frame->GetSize();
-    frame->RemoveHeader(eth);
-    uint16_t protocol = eth.GetLengthType();
+    // The header was read above: strip its bytes without deserialising it again
+    // (the packet's metadata drops the header's item as RemoveHeader would).
+    frame->RemoveAtStart(ETHERNET_HEADER_BYTES);
     if (protocol == PfcHeader::ETHERTYPE)
     {
         ReceivePfc(frame);
         return;
     }
+    Mac48Address source;
+    source.CopyFrom(head + 6);
     if (!m_promiscCallback.IsNull())
     {
-        m_promiscCallback(this,
-                          frame,
-                          protocol,
-                          eth.GetSource(),
-                          eth.GetDestination(),
-                          NetDevice::PACKET_HOST);
+        Mac48Address destination;
+        destination.CopyFrom(head);
+        m_promiscCallback(this, frame, protocol, source, destination, NetDevice::PACKET_HOST);
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame, protocol, eth.GetSource());
+        m_rxCallback(this, frame, protocol, source);
     }
 }
 

@@ -5,6 +5,7 @@
 #ifndef AI_FABRIC_ROCE_NET_DEVICE_H
 #define AI_FABRIC_ROCE_NET_DEVICE_H
 
+#include "fixed-ethernet-header.h"
 #include "ring-queue.h"
 
 #include "ns3/callback.h"
@@ -319,18 +320,19 @@ class RoceNetDevice : public NetDevice
         EventId watchdogEvent;         //!< detection or restoration check
     };
 
-    Ptr<Node> m_node;                                   //!< node
-    Ptr<RoceChannel> m_channel;                         //!< attached wire
-    uint32_t m_ifIndex{0};                              //!< interface index
-    Mac48Address m_address;                             //!< MAC address
-    Ipv4Address m_ipv4Address;                          //!< RoCE endpoint address
-    DataRate m_bps;                                     //!< line rate
-    uint16_t m_mtu{4200};                               //!< IPv4 MTU
-    uint64_t m_maxQueueBytes{0};                        //!< per-priority queue limit
-    Ptr<ErrorModel> m_receiveErrorModel;                //!< receive loss
-    bool m_watchdog{false};                             //!< PfcWatchdog
-    Time m_watchdogDetection;                           //!< PfcWatchdogDetectionTime
-    Time m_watchdogRestoration;                         //!< PfcWatchdogRestorationTime
+    Ptr<Node> m_node;                    //!< node
+    Ptr<RoceChannel> m_channel;          //!< attached wire
+    uint32_t m_ifIndex{0};               //!< interface index
+    Mac48Address m_address;              //!< MAC address
+    FixedEthernetHeader m_txHeader;      //!< the Ethernet header of the last frame sent
+    Ipv4Address m_ipv4Address;           //!< RoCE endpoint address
+    DataRate m_bps;                      //!< line rate
+    uint16_t m_mtu{4200};                //!< IPv4 MTU
+    uint64_t m_maxQueueBytes{0};         //!< per-priority queue limit
+    Ptr<ErrorModel> m_receiveErrorModel; //!< receive loss
+    bool m_watchdog{false};              //!< PfcWatchdog
+    Time m_watchdogDetection;            //!< PfcWatchdogDetectionTime
+    Time m_watchdogRestoration;          //!< PfcWatchdogRestorationTime
     std::array<PriorityQueue, NUM_PRIORITIES> m_queues; //!< the eight queues
     RingQueue<Ptr<Packet>> m_controlQueue;              //!< PFC frames, sent first
     bool m_txBusy{false};                               //!< a frame is on the wire
