@@ -177,7 +177,7 @@ class FixedEthernetHeaderTestCase : public TestCase
     }
 
   private:
-    /// \return the first 14 + 4 bytes of a 4-byte packet under an Ethernet header
+    /// \return the bytes of a 4-byte packet under the header
     /// \param header the header
     static std::vector<uint8_t> Frame(const Header& header)
     {

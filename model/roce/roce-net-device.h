@@ -59,7 +59,7 @@ class RoceNetDevice : public NetDevice
     /// Minimum Ethernet frame without FCS.
     static constexpr uint32_t MIN_FRAME_BYTES = 60;
     /// Ethernet header (destination, source, ethertype) the device adds to a packet.
-    static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+    static constexpr uint32_t ETHERNET_HEADER_BYTES = FixedEthernetHeader::SIZE;
     /// Ethertype of IPv4.
     static constexpr uint16_t IPV4_PROTOCOL = 0x0800;
 
