@@ -4,7 +4,6 @@
 
 #include "egress-reassembly.h"
 
-#include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -24,6 +23,7 @@ EgressReassembly::EgressReassembly(uint32_t sources,
     : m_reassembler(sources, window),
       m_timeout(timeout),
       m_timers(sources),
+      m_armed(sources, false),
       m_released(released),
       m_timedOut(timedOut),
       m_discarded(discarded)
@@ -42,6 +42,7 @@ EgressReassembly::Cancel()
     {
         t.Cancel();
     }
+    m_armed.assign(m_armed.size(), false);
 }
 
 const CellReassembler&
@@ -55,13 +56,14 @@ EgressReassembly::Receive(const FabricCell& cell)
 {
     NS_LOG_FUNCTION(this << cell.srcLeaf << cell.packetId << cell.cellIndex);
     const uint32_t source = cell.srcLeaf;
-    const auto reason = m_reassembler.AddCell(source, cell, Simulator::Now().GetTimeStep(), m_out);
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const auto reason = m_reassembler.AddCell(source, cell, now, m_out);
     if (reason)
     {
         m_discarded(cell, *reason);
     }
     Flush();
-    ArmTimer(source);
+    ArmTimer(source, now);
     return !reason;
 }
 
@@ -76,14 +78,16 @@ EgressReassembly::Flush()
 }
 
 void
-EgressReassembly::ArmTimer(uint32_t source)
+EgressReassembly::ArmTimer(uint32_t source, int64_t now)
 {
-    if (ai_fabric::IsPending(m_timers[source]) || !m_reassembler.IsPending(source))
+    // A flag of its own rather than EventId::IsPending, which asks the simulator
+    // (about 290 instructions) and is asked once per data cell.
+    if (m_armed[source] || !m_reassembler.IsPending(source))
     {
         return;
     }
     const int64_t deadline = m_reassembler.GetHeadDeadline(source, m_timeout.GetTimeStep());
-    const int64_t now = Simulator::Now().GetTimeStep();
+    m_armed[source] = true;
     m_timers[source] = Simulator::Schedule(TimeStep(std::max<int64_t>(0, deadline - now)),
                                            &EgressReassembly::Timer,
                                            this,
@@ -94,18 +98,16 @@ void
 EgressReassembly::Timer(uint32_t source)
 {
     NS_LOG_FUNCTION(this << source);
-    m_reassembler.Expire(source,
-                         Simulator::Now().GetTimeStep(),
-                         m_timeout.GetTimeStep(),
-                         m_out,
-                         m_lost);
+    m_armed[source] = false;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_reassembler.Expire(source, now, m_timeout.GetTimeStep(), m_out, m_lost);
     for (const auto& lost : m_lost)
     {
         m_timedOut(lost);
     }
     m_lost.clear();
     Flush();
-    ArmTimer(source);
+    ArmTimer(source, now);
 }
 
 } // namespace ns3

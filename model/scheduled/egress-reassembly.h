@@ -61,14 +61,19 @@ class EgressReassembly
   private:
     /// Hand released and given-up packets to the owner.
     void Flush();
-    /// Arm the timer of a source if it has a head waiting. \param source source leaf
-    void ArmTimer(uint32_t source);
+    /**
+     * Arm the timer of a source if it has a head waiting.
+     * \param source source leaf
+     * \param now the current time, in time steps
+     */
+    void ArmTimer(uint32_t source, int64_t now);
     /// The timer of a source fired. \param source source leaf
     void Timer(uint32_t source);
 
     CellReassembler m_reassembler;               //!< the reorder buffers
     Time m_timeout;                              //!< ReassemblyTimeout
     std::vector<EventId> m_timers;               //!< per source
+    std::vector<bool> m_armed;                   //!< per source: its timer is pending
     std::vector<CellReassembler::Output> m_out;  //!< scratch: released
     std::vector<CellReassembler::Output> m_lost; //!< scratch: given up
     OutputCallback m_released;                   //!< to the owner
