@@ -578,8 +578,10 @@ main(int argc, char* argv[])
     {
         Refuse("--chunkSize=" + chunkSizeText + " must be at least 1");
     }
-    for (const std::string& problem :
-         {options.FindProblem(), cluster.FindProblem(), cluster.FindServerProblem()})
+    for (const std::string& problem : {options.FindProblem(),
+                                       cluster.FindProblem(),
+                                       cluster.FindServerProblem(),
+                                       FindRdmaLinkProblem(cluster)})
     {
         if (!problem.empty())
         {

@@ -199,6 +199,25 @@ class ExampleInput
     std::string m_program; //!< the example's name
 };
 
+/**
+ * What is wrong with the host link rate for the RDMA transport: a rate at which
+ * every packet would time out (RdmaTransport::FindLinkRateProblem).
+ * \param cluster the cluster, already checked (a zero rate is its problem)
+ * \return a message naming --hostLinkRate and its value, or "" if the rate works
+ */
+inline std::string
+FindRdmaLinkProblem(const ClusterDescription& cluster)
+{
+    const std::string problem = RdmaTransport::FindLinkRateProblem(cluster.hostLinkRate);
+    if (problem.empty())
+    {
+        return "";
+    }
+    std::ostringstream message;
+    message << "--hostLinkRate=" << cluster.hostLinkRate << ": " << problem;
+    return message.str();
+}
+
 /// Fabric options of the examples; they start at the models' attribute defaults.
 /// An option left at the model's built-in default is not applied, so a
 /// --ns3::\<Type\>::\<Attribute\> default on the same command line takes effect.

@@ -100,8 +100,10 @@ class WorkloadExampleOptions
      */
     void Check()
     {
-        for (const std::string& problem :
-             {fabric.FindProblem(), cluster.FindProblem(), cluster.FindServerProblem()})
+        for (const std::string& problem : {fabric.FindProblem(),
+                                           cluster.FindProblem(),
+                                           cluster.FindServerProblem(),
+                                           FindRdmaLinkProblem(cluster)})
         {
             if (!problem.empty())
             {

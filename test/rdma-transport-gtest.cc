@@ -693,6 +693,19 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
         },
         "destination rank 1 is the sending rank");
     EXPECT_DEATH(MakePair().GetTransport(2), "rank 2 is unknown");
+    // At the wire's default 400 Gb/s a full frame (4,194 B on the wire) takes
+    // 83.88 ns (84 at ns resolution); two host links 168 ns, more than a RetransmitTimeout of 100
+    // ns.
+    EXPECT_DEATH(
+        {
+            auto rdma = MakePair(4096, [](RdmaHelper& helper) {
+                helper.SetTransportAttribute("RetransmitTimeout", TimeValue(NanoSeconds(100)));
+            });
+            rdma.Post(0, 1, 100, 0, RdmaCompletionCallback());
+        },
+        "RdmaTransport: a full RDMA frame \\(4194 B on the wire\\) takes \\+0.168us over "
+        "the sender's and the receiver's host links at 400000000000bps, not below the "
+        "transport's RetransmitTimeout \\+0.1us: every packet would time out");
     EXPECT_DEATH(
         {
             auto rdma = MakePair();

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 
 namespace ns3
 {
@@ -278,6 +279,45 @@ RdmaTransport::GetMtu() const
     return m_mtu;
 }
 
+namespace
+{
+/**
+ * \param mtu the transport's Mtu \param rto its RetransmitTimeout \param rate a host
+ * link rate \return why that rate times out every packet, or ""
+ */
+std::string
+FindTimeoutProblem(uint32_t mtu, Time rto, DataRate rate)
+{
+    const uint32_t wireBytes = mtu + RdmaTransport::HEADER_BYTES + RethHeader::SIZE +
+                               RoceNetDevice::ETHERNET_HEADER_BYTES +
+                               RoceNetDevice::WIRE_EXTRA_BYTES;
+    // Two host links, store and forward, before an ACK can leave (see the header).
+    const Time twoFrames = 2 * rate.CalculateBytesTxTime(wireBytes);
+    if (twoFrames < rto)
+    {
+        return "";
+    }
+    std::ostringstream problem;
+    problem << "a full RDMA frame (" << wireBytes << " B on the wire) takes "
+            << twoFrames.As(Time::US) << " over the sender's and the receiver's host links at "
+            << rate << ", not below the transport's RetransmitTimeout " << rto.As(Time::US)
+            << ": every packet would time out";
+    return problem.str();
+}
+} // namespace
+
+std::string
+RdmaTransport::FindLinkRateProblem(DataRate rate)
+{
+    if (rate.GetBitRate() == 0)
+    {
+        return ""; // the cluster refuses a zero rate by its own name
+    }
+    // A transport made now has the attribute defaults, command-line ones included.
+    Ptr<RdmaTransport> defaults = CreateObject<RdmaTransport>();
+    return FindTimeoutProblem(defaults->m_mtu, defaults->m_rto, rate);
+}
+
 void
 RdmaTransport::Validate() const
 {
@@ -300,6 +340,8 @@ RdmaTransport::Validate() const
                         "RdmaTransport: Mtu " << m_mtu << " needs an IPv4 MTU of " << ipBytes
                                               << " but the RoceNetDevice Mtu is "
                                               << m_device->GetMtu());
+        const std::string timeout = FindTimeoutProblem(m_mtu, m_rto, m_device->GetDataRate());
+        NS_ABORT_MSG_IF(!timeout.empty(), "RdmaTransport: " << timeout);
     }
     NS_ABORT_MSG_IF(!m_ccType.IsChildOf(RdmaCongestionControl::GetTypeId()) &&
                         m_ccType != RdmaCongestionControl::GetTypeId(),

@@ -99,6 +99,17 @@ class RdmaTransport : public Object
 
     /// \return the TypeId
     static TypeId GetTypeId();
+
+    /**
+     * Whether the transport's attribute defaults (RetransmitTimeout, Mtu) can work
+     * over host links of a rate: a data packet crosses its sender's and its
+     * receiver's host links store-and-forward before its ACK can start back, so a
+     * RetransmitTimeout not above two full frames' time would time out every packet.
+     * For programs that refuse bad input before they build anything.
+     * \param rate the host link rate
+     * \return why the rate cannot carry the transport, or "" if it can
+     */
+    static std::string FindLinkRateProblem(DataRate rate);
     RdmaTransport();
     ~RdmaTransport() override;
 
