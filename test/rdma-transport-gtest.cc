@@ -693,9 +693,9 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
         },
         "destination rank 1 is the sending rank");
     EXPECT_DEATH(MakePair().GetTransport(2), "rank 2 is unknown");
-    // At the wire's default 400 Gb/s a full frame (4,194 B on the wire) takes
-    // 83.88 ns (84 at ns resolution); two host links 168 ns, more than a RetransmitTimeout of 100
-    // ns.
+    // At the wire's default 400 Gb/s a full frame (4,194 B on the wire) takes 83.88
+    // ns (84 at ns resolution); two host links take 168 ns, more than a
+    // RetransmitTimeout of 100 ns.
     EXPECT_DEATH(
         {
             auto rdma = MakePair(4096, [](RdmaHelper& helper) {
