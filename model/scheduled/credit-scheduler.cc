@@ -152,9 +152,15 @@ CreditScheduler::Setup(uint32_t sources,
     NS_ABORT_MSG_IF(portRate.GetBitRate() == 0, "CreditScheduler: port rate must be positive");
     NS_ABORT_MSG_IF(sources == 0 || trafficClasses == 0,
                     "CreditScheduler: sources and traffic classes must be at least 1");
+    NS_ABORT_MSG_IF(trafficClasses > 64,
+                    "CreditScheduler: at most 64 traffic classes, got " << trafficClasses);
     m_sources = sources;
     m_tcs = trafficClasses;
     m_rate = portRate;
+    // One turn's time at port rate x over-grant (every turn is one credit long).
+    const double rate = static_cast<double>(m_rate.GetBitRate()) * m_overGrant;
+    m_turnFs = static_cast<int64_t>(static_cast<double>(m_creditSize) * 8.0 *
+                                    static_cast<double>(FEMTOSECONDS_PER_SECOND) / rate);
     if (m_queueLimit == 0)
     {
         m_queueLimit = static_cast<uint64_t>(m_queueTime.GetSeconds() * portRate.GetBitRate() / 8);
@@ -169,6 +175,7 @@ CreditScheduler::Setup(uint32_t sources,
     m_slot.assign(static_cast<std::size_t>(sources) * trafficClasses, NONE);
     m_entries.clear();
     m_active.assign(trafficClasses, ActiveList());
+    m_activeClasses = 0;
     m_classDeficit.assign(trafficClasses, 0);
     m_turnBytes.assign(trafficClasses, 0);
     m_weights.assign(trafficClasses, 1);
@@ -392,6 +399,7 @@ CreditScheduler::PushActive(uint32_t tc, uint32_t slot)
     }
     list.tail = slot;
     list.size++;
+    m_activeClasses |= uint64_t{1} << tc;
 }
 
 uint32_t
@@ -403,6 +411,7 @@ CreditScheduler::PopActive(uint32_t tc)
     if (list.head == NONE)
     {
         list.tail = NONE;
+        m_activeClasses &= ~(uint64_t{1} << tc);
     }
     list.size--;
     return slot;
@@ -441,12 +450,16 @@ CreditScheduler::PickClass()
 {
     if (m_classMode == STRICT_PRIORITY)
     {
-        for (int32_t tc = static_cast<int32_t>(m_tcs) - 1; tc >= 0; --tc)
+        // Only classes with requesting VOQs, highest first (an empty class can
+        // never be granted).
+        for (uint64_t classes = m_activeClasses; classes != 0;)
         {
+            const int32_t tc = 63 - __builtin_clzll(classes);
             if (CanGrant(tc))
             {
                 return tc;
             }
+            classes &= ~(uint64_t{1} << tc);
         }
         return -1;
     }
@@ -495,7 +508,6 @@ CreditScheduler::Tick()
         StallWindow();
         return;
     }
-    uint64_t turnBytes = m_creditSize;
     if (!m_queueBytes.IsNull() && m_queueBytes() > m_queueLimit)
     {
         NS_LOG_LOGIC("egress queue above " << m_queueLimit << " B: turn skipped");
@@ -519,7 +531,6 @@ CreditScheduler::Tick()
         // instead of a request and a grant per packet.
         const uint64_t grant = m_creditSize;
         e.granted += grant;
-        turnBytes = grant;
         m_grantedTotal += grant;
         RecordGrant(grant);
         m_grants++;
@@ -551,10 +562,9 @@ CreditScheduler::Tick()
         m_grantTrace(source, static_cast<uint8_t>(tc), grant);
         m_grantCb(source, static_cast<uint8_t>(tc), e.granted);
     }
-    // Next turn after this grant's bytes at port rate x over-grant, exactly.
-    const double rate = static_cast<double>(m_rate.GetBitRate()) * m_overGrant;
-    m_nextFs += static_cast<int64_t>(static_cast<double>(turnBytes) * 8.0 *
-                                     static_cast<double>(FEMTOSECONDS_PER_SECOND) / rate);
+    // Next turn after this grant's bytes (a turn skipped counts as one credit) at
+    // port rate x over-grant.
+    m_nextFs += m_turnFs;
     if (m_activeCount == 0)
     {
         m_running = false;

@@ -242,6 +242,7 @@ class CreditScheduler : public Object
     std::vector<uint32_t> m_slot;        //!< per (tc, source): index into m_entries, or NONE
     std::vector<Entry> m_entries;        //!< VOQs that have asked
     std::vector<ActiveList> m_active;    //!< per tc, VOQs with demand
+    uint64_t m_activeClasses{0};         //!< bit tc: m_active[tc] is not empty
     std::vector<uint64_t> m_weights;     //!< per tc
     std::vector<int64_t> m_classDeficit; //!< per tc (weighted mode)
     std::vector<uint64_t> m_turnBytes;   //!< per tc, bytes granted to the head source
@@ -250,6 +251,7 @@ class CreditScheduler : public Object
     uint32_t m_activeCount{0};           //!< VOQs with demand
     EventId m_tick;                      //!< next turn
     __int128_t m_nextFs{0};          //!< exact time of the next turn, fs (128 bits: no overflow)
+    int64_t m_turnFs{0};             //!< one turn (a credit at port rate x OverGrant), fs
     bool m_running{false};           //!< ticking
     uint64_t m_grantedTotal{0};      //!< counter
     uint64_t m_grants{0};            //!< counter

@@ -623,8 +623,15 @@ ScheduledLeafSwitch::Drain()
     }
     NS_LOG_FUNCTION(this);
     m_draining = true;
-    while (Ptr<QueueDiscItem> item = m_voq->Dequeue())
+    // Most grants only repay a packet sent on earlier credit: nothing is on a
+    // turn list, and the queue disc is not asked.
+    while (m_voq->HasEligible())
     {
+        Ptr<QueueDiscItem> item = m_voq->Dequeue();
+        if (!item)
+        {
+            break;
+        }
         const uint32_t voq = StaticCast<VoqQueueDiscItem>(item)->GetVoq();
         const uint8_t tc = voq % m_nTcs;
         const uint32_t dstPort = (voq / m_nTcs) % m_portsPerLeaf;

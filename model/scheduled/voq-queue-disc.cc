@@ -207,6 +207,7 @@ VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficCl
     m_slot.assign(m_nVoqs, NONE);
     m_voqs.clear();
     m_eligible.assign(m_nTcs, std::deque<uint32_t>());
+    m_eligibleEntries = 0;
     m_portTcBytes.assign(m_nPorts * m_nTcs, 0);
     m_paused.assign(m_nPorts * m_nTcs, false);
     m_pauseVoq.assign(m_nPorts * m_nTcs, NONE);
@@ -434,6 +435,7 @@ VoqQueueDisc::MakeEligible(uint32_t voq, Voq& q)
     {
         q.eligible = true;
         m_eligible[q.tc].push_back(voq);
+        m_eligibleEntries++;
     }
 }
 
@@ -463,6 +465,12 @@ VoqQueueDisc::AddCredit(uint32_t voq, uint64_t bytes)
     MakeEligible(voq, q);
 }
 
+bool
+VoqQueueDisc::HasEligible() const
+{
+    return m_eligibleEntries != 0;
+}
+
 Ptr<QueueDiscItem>
 VoqQueueDisc::DoDequeue()
 {
@@ -475,6 +483,7 @@ VoqQueueDisc::DoDequeue()
         {
             const uint32_t voq = eligible.front();
             eligible.pop_front();
+            m_eligibleEntries--;
             Voq& q = m_voqs[m_slot[voq]]; // eligible: it has state
             if (q.packets == 0 || !HasCredit(q))
             {
@@ -563,6 +572,7 @@ VoqQueueDisc::NotifyGroupReady(uint32_t group)
     for (auto it = parked.rbegin(); it != parked.rend(); ++it)
     {
         m_eligible[m_voqs[m_slot[*it]].tc].push_front(*it);
+        m_eligibleEntries++;
     }
     parked.clear();
 }

@@ -85,6 +85,12 @@ class VoqQueueDisc : public QueueDisc
      */
     void AddCredit(uint32_t voq, uint64_t bytes);
 
+    /**
+     * \return true if some VOQ is on a class's turn list, so Dequeue may return a
+     *         packet; false: Dequeue would return nothing (and change nothing)
+     */
+    bool HasEligible() const;
+
     /// \param cb called to pause or resume an ingress port for a traffic class
     void SetPfcCallback(PfcCallback cb);
 
@@ -231,6 +237,7 @@ class VoqQueueDisc : public QueueDisc
     std::vector<Node> m_nodes;                    //!< node pool of all VOQs
     uint32_t m_freeNodes{NONE};                   //!< free list of the pool
     std::vector<std::deque<uint32_t>> m_eligible; //!< per class: VOQs that may send, round robin
+    uint32_t m_eligibleEntries{0};                //!< entries on the m_eligible lists
     uint32_t m_groupSize{0};                      //!< VOQs per group (0: no groups)
     GroupReadyCallback m_groupReady;              //!< owner's gate
     std::vector<std::vector<uint32_t>> m_parked;  //!< per group: eligible VOQs set aside
