@@ -214,7 +214,7 @@ FindRdmaLinkProblem(const ClusterDescription& cluster)
         return "";
     }
     std::ostringstream message;
-    message << "--hostLinkRate=" << cluster.hostLinkRate << ": " << problem;
+    message << "--hostLinkRate=" << ShowDataRate(cluster.hostLinkRate) << ": " << problem;
     return message.str();
 }
 

@@ -140,6 +140,11 @@ main(int argc, char* argv[])
     {
         input.Refuse(problem);
     }
+    if (const std::string problem = traffic.IsRdma() ? FindRdmaLinkProblem(cluster) : "";
+        !problem.empty())
+    {
+        input.Refuse(problem);
+    }
     if (cluster.GetHosts() < senders + 1)
     {
         input.Refuse("--senders=" + std::to_string(senders) + " needs " +

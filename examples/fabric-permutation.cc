@@ -198,6 +198,8 @@ main(int argc, char* argv[])
              "--restoreAt=" + ShowTime(restoreAt) + " must be after --failAt=" + ShowTime(failAt));
     const std::string clusterProblem = cluster.FindProblem();
     refuseIf(!clusterProblem.empty(), clusterProblem);
+    const std::string linkProblem = rdmaTransport ? FindRdmaLinkProblem(cluster) : "";
+    refuseIf(!linkProblem.empty(), linkProblem);
     const uint32_t hosts = cluster.GetHosts();
     refuseIf(hosts < 2,
              "a permutation needs at least 2 hosts, the cluster has " + std::to_string(hosts));

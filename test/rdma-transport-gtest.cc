@@ -704,7 +704,7 @@ TEST(RdmaDeathTest, BadInputIsRefusedByName)
             rdma.Post(0, 1, 100, 0, RdmaCompletionCallback());
         },
         "RdmaTransport: a full RDMA frame \\(4194 B on the wire\\) takes \\+0.168us over "
-        "the sender's and the receiver's host links at 400000000000bps, not below the "
+        "the sender's and the receiver's host links at 400Gbps, not below the "
         "transport's RetransmitTimeout \\+0.1us: every packet would time out");
     EXPECT_DEATH(
         {

@@ -8,6 +8,7 @@
 #include "ns3/aeth-header.h"
 #include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/bth-header.h"
+#include "ns3/checked-value.h"
 #include "ns3/cnp-header.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/ipv4-header.h"
@@ -300,8 +301,8 @@ FindTimeoutProblem(uint32_t mtu, Time rto, DataRate rate)
     std::ostringstream problem;
     problem << "a full RDMA frame (" << wireBytes << " B on the wire) takes "
             << twoFrames.As(Time::US) << " over the sender's and the receiver's host links at "
-            << rate << ", not below the transport's RetransmitTimeout " << rto.As(Time::US)
-            << ": every packet would time out";
+            << ShowDataRate(rate) << ", not below the transport's RetransmitTimeout "
+            << rto.As(Time::US) << ": every packet would time out";
     return problem.str();
 }
 } // namespace
