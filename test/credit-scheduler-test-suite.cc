@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The egress credit scheduler on its own: pacing, DRR fairness, class modes,
-// egress-queue gating, the credit window.
+// The egress credit scheduler on its own: pacing, turns of several credits, DRR
+// fairness, class modes, egress-queue gating, the credit window.
 
 #include "ns3/credit-scheduler.h"
 #include "ns3/double.h"
@@ -13,6 +13,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -100,6 +101,81 @@ class CreditPacingTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_EQ(log.Bytes(src, 0), demand, "each source its demand");
         }
+        Simulator::Destroy();
+    }
+};
+
+/// Every grant as it was handed out: when, to whom, cumulative bytes.
+struct GrantRecord
+{
+    Time at;             //!< when
+    uint32_t source;     //!< to which source
+    uint64_t cumulative; //!< its cumulative grant
+};
+
+/// Collects GrantRecords.
+struct GrantTimeline
+{
+    std::vector<GrantRecord> grants; //!< in the order handed out
+
+    /// The grant callback. \param source source \param cumulative its cumulative grant
+    void Grant(uint32_t source, uint8_t /* tc */, uint64_t cumulative)
+    {
+        grants.push_back({Simulator::Now(), source, cumulative});
+    }
+};
+
+/**
+ * Turns of several credits (TurnBatch 4), worked by hand. Credit 1024 B at
+ * 100 Gb/s x 1.25: a credit time d = 8192 / 125e9 s = 65.536 ns. Source 0 asks for
+ * 10 credits, then source 1 for 3, both at 0; SourceQuantum 4096 B is 4 credits.
+ * Source 0's request starts a turn at once, before source 1 asks. Exact turns
+ * (TurnBatch 1) grant one credit each: 0 at 0..3d, 1 at 4d..6d (it joined during
+ * 0's quantum), 0 at 7d..12d. With TurnBatch 4 a turn grants what is left of the
+ * head's quantum and demand: 0 gets 4 credits at 0, which ends its quantum while
+ * it is alone, so it keeps the head and source 1 joins behind it; 0 gets 4 more
+ * at 4d, 1 its 3 at 8d, 0 its last 2 at 11d. The same credits at the same rate,
+ * the last one a credit time early, but a VOQ that asks during a turn of several
+ * credits can wait one quantum longer than with exact turns. (Turn times are
+ * kept in femtoseconds; the events fall on the simulator's nanosecond steps, so
+ * times agree within 1 ns.)
+ */
+class CreditTurnBatchTestCase : public TestCase
+{
+  public:
+    CreditTurnBatchTestCase()
+        : TestCase("turns of 4 credits: what is left of the quantum and the demand")
+    {
+    }
+
+  private:
+    /// Run the two requests and check every grant.
+    void DoRun() override
+    {
+        auto s = WindowlessScheduler();
+        s->SetAttribute("OverGrant", DoubleValue(1.25));
+        s->SetAttribute("TurnBatch", UintegerValue(4));
+        s->Setup(2, 1, DataRate("100Gbps"), 256);
+        GrantTimeline log;
+        s->SetGrantCallback(MakeCallback(&GrantTimeline::Grant, &log));
+        s->Request(0, 0, 10 * 1024);
+        s->Request(1, 0, 3 * 1024);
+        Simulator::Run();
+        const double d = 8192 / 125e9;
+        const std::vector<std::tuple<double, uint32_t, uint64_t>> expected{{0, 0, 4096},
+                                                                           {4 * d, 0, 8192},
+                                                                           {8 * d, 1, 3072},
+                                                                           {11 * d, 0, 10240}};
+        NS_TEST_ASSERT_MSG_EQ(log.grants.size(), expected.size(), "one grant per turn");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            const auto& [at, source, cumulative] = expected[i];
+            NS_TEST_EXPECT_MSG_EQ_TOL(log.grants[i].at.GetSeconds(), at, 1e-9, "turn " << i);
+            NS_TEST_EXPECT_MSG_EQ(log.grants[i].source, source, "turn " << i << " source");
+            NS_TEST_EXPECT_MSG_EQ(log.grants[i].cumulative, cumulative, "turn " << i << " bytes");
+        }
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrants(), 4, "four turns granted");
+        NS_TEST_EXPECT_MSG_EQ(s->GetGrantedBytes(), 13 * 1024, "every credit asked for");
         Simulator::Destroy();
     }
 };
@@ -333,6 +409,7 @@ class CreditSchedulerTestSuite : public TestSuite
         : TestSuite("ai-fabric-credit-scheduler", TestSuite::Type::UNIT)
     {
         AddTestCase(new CreditPacingTestCase());
+        AddTestCase(new CreditTurnBatchTestCase());
         AddTestCase(new CreditWindowTestCase());
         AddTestCase(new CreditClassTestCase("StrictPriority"));
         AddTestCase(new CreditClassTestCase("Weighted"));

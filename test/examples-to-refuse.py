@@ -143,6 +143,7 @@ refused_examples = [
      "SharedBufferMmu: BufferSize 1000 B leaves no shared pool"),
     ("fabric-incast --ns3::CreditScheduler::OverGrant=0.5",
      "fabric-incast: the model refused the configuration (message above); nothing ran"),
+    ("fabric-incast --ns3::CreditScheduler::TurnBatch=5", "TurnBatch=5 must be in 1..4"),
     ("data-parallel --ns3::RdmaTransport::Mtu=100",
      "data-parallel: the model refused the configuration"),
 ]

@@ -177,6 +177,15 @@ TEST(ScheduledFabricDeathTest, SourceQuantumBelowCreditSize)
                  "SourceQuantum=512 is smaller than CreditSize=1024");
 }
 
+TEST(ScheduledFabricDeathTest, TurnBatchOutsideOneQuantum)
+{
+    // SourceQuantum 4096 B is four 1024 B credits: a turn grants 1 to 4 of them.
+    EXPECT_DEATH(Build(Small(), "", "", "TurnBatch", "0"),
+                 "TurnBatch=0 must be in 1..4 \\(a turn grants at most the credits of one "
+                 "SourceQuantum=4096 turn at CreditSize=1024\\)");
+    EXPECT_DEATH(Build(Small(), "", "", "TurnBatch", "5"), "TurnBatch=5 must be in 1..4");
+}
+
 TEST(ScheduledFabricDeathTest, MoreHostsPerLeafThanHostPorts)
 {
     ClusterDescription c = Small();

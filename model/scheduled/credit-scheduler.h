@@ -45,6 +45,12 @@ namespace ns3
  * granted longer ago that have not arrived are written off, so losses cannot
  * hold the window shut.
  *
+ * TurnBatch above 1 is a faster approximation: a turn grants up to TurnBatch
+ * credits at once to the VOQ whose turn it is (never more than is left of its
+ * SourceQuantum or of its demand), and the next turn comes as many credit times
+ * later, so the credit rate and the round robin's shares are kept while a VOQ
+ * may receive a credit up to TurnBatch - 1 credit times early.
+ *
  * Per-VOQ state is allocated when a VOQ first requests (or its bytes arrive): a
  * (traffic class, source) that never asked costs one 32-bit index.
  */
@@ -247,6 +253,7 @@ class CreditScheduler : public Object
     std::vector<int64_t> m_classDeficit; //!< per tc (weighted mode)
     std::vector<uint64_t> m_turnBytes;   //!< per tc, bytes granted to the head source
     uint32_t m_sourceQuantum;            //!< attribute SourceQuantum
+    uint32_t m_turnBatch;                //!< attribute TurnBatch
     uint32_t m_classCursor{0};           //!< weighted mode round-robin position
     uint32_t m_activeCount{0};           //!< VOQs with demand
     EventId m_tick;                      //!< next turn

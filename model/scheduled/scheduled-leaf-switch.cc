@@ -592,6 +592,13 @@ ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint6
     }
     NS_LOG_LOGIC("leaf " << m_index << " port " << port << ": grant cell to leaf " << source
                          << " class " << +tc << ", cumulative " << cumulative << " B");
+    // One turn of several credits (CreditScheduler::TurnBatch) stands for the turns
+    // that would each have sent a cell: it occupies their wire bytes, so batching
+    // turns leaves the control traffic's share of the fabric as it was. (A turn of
+    // one credit sends less than 2 x max(GrantBatch, CreditSize): one cell.)
+    const uint64_t unsent = cumulative - scheduler.GetGrantSent(source, tc);
+    const uint64_t cells =
+        std::max<uint64_t>(1, unsent / std::max<uint64_t>(m_grantBatch, scheduler.GetCreditSize()));
     scheduler.SetGrantSent(source, tc, cumulative);
     FabricCell cell;
     cell.type = FabricCell::CREDIT_GRANT;
@@ -599,7 +606,7 @@ ScheduledLeafSwitch::SendGrant(uint32_t port, uint32_t source, uint8_t tc, uint6
     cell.srcLeaf = static_cast<uint16_t>(m_index);
     cell.dstLeaf = static_cast<uint16_t>(source);
     cell.dstPort = static_cast<uint16_t>(port);
-    cell.wireBytes = m_controlCellBytes;
+    cell.wireBytes = static_cast<uint32_t>(cells * m_controlCellBytes);
     cell.bytes = cumulative;
     SendToFabric(cell);
 }
