@@ -21,6 +21,11 @@
 #include "ns3/uinteger.h"
 #include "ns3/voq-queue-disc.h"
 
+#ifdef NS3_MPI
+#include "ns3/cell-remote-channel.h"
+#include "ns3/mpi-receiver.h"
+#endif
+
 namespace ns3
 {
 
@@ -116,6 +121,19 @@ ScheduledFabricHelper::ScheduledFabricHelper()
     m_voqFactory.SetTypeId("ns3::VoqQueueDisc");
     m_schedulerFactory.SetTypeId("ns3::CreditScheduler");
     m_fabricDeviceFactory.SetTypeId("ns3::CellNetDevice");
+    m_fabricChannelFactory.SetTypeId("ns3::CellChannel");
+}
+
+void
+ScheduledFabricHelper::SetFabricChannelType(const std::string& type)
+{
+    NS_LOG_FUNCTION(this << type);
+    TypeId tid;
+    NS_ABORT_MSG_IF(
+        !TypeId::LookupByNameFailSafe(type, &tid) ||
+            !(tid == CellChannel::GetTypeId() || tid.IsChildOf(CellChannel::GetTypeId())),
+        "ScheduledFabricHelper: FabricChannelType " << type << " is not a CellChannel");
+    m_fabricChannelFactory.SetTypeId(tid);
 }
 
 void
@@ -158,11 +176,6 @@ ScheduledFabricHelper::GetFabricName() const
 void
 ScheduledFabricHelper::CreateSwitches()
 {
-    NS_ABORT_MSG_IF(GetPartitions() > 1,
-                    "ScheduledFabricHelper: Partitions "
-                        << GetPartitions()
-                        << ": the scheduled fabric runs in one process only (its cell links "
-                           "cannot cross MPI processes)");
     for (uint32_t s = 0; s < m_cluster.spines; ++s)
     {
         Ptr<CellSpineSwitch> spine = m_spineFactory.Create<CellSpineSwitch>();
@@ -200,14 +213,14 @@ ScheduledFabricHelper::CreateFabricLinks()
             {
                 Ptr<CellNetDevice> leafEnd = m_fabricDeviceFactory.Create<CellNetDevice>();
                 Ptr<CellNetDevice> spineEnd = m_fabricDeviceFactory.Create<CellNetDevice>();
-                Ptr<CellChannel> channel = CreateObject<CellChannel>();
-                channel->SetAttribute("Delay", TimeValue(m_cluster.fabricLinkDelay));
                 for (auto& dev : {leafEnd, spineEnd})
                 {
                     dev->SetAttribute("DataRate", DataRateValue(m_cluster.fabricLinkRate));
                 }
                 m_leaves.Get(l)->AddDevice(leafEnd);
                 m_spines.Get(s)->AddDevice(spineEnd);
+                Ptr<CellChannel> channel = CreateChannel(leafEnd, spineEnd);
+                channel->SetAttribute("Delay", TimeValue(m_cluster.fabricLinkDelay));
                 leafEnd->Attach(channel);
                 spineEnd->Attach(channel);
                 m_leafSwitches[l]->AddFabricPort(leafEnd, m_spineSwitches[s]);
@@ -235,6 +248,25 @@ ScheduledFabricHelper::CreateFabricLinks()
         leaf->SetSpineQueueLimit(m_spineSwitches[0]->GetMaxQueueBytes());
         leaf->UpdateReachability();
     }
+}
+
+Ptr<CellChannel>
+ScheduledFabricHelper::CreateChannel(Ptr<CellNetDevice> leafEnd, Ptr<CellNetDevice> spineEnd) const
+{
+    // Nodes are in different processes only in a distributed run (SetPartitions).
+    if (leafEnd->GetNode()->GetSystemId() != spineEnd->GetNode()->GetSystemId())
+    {
+#ifdef NS3_MPI
+        for (const Ptr<CellNetDevice>& end : {leafEnd, spineEnd})
+        {
+            Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
+            receiver->SetReceiveCallback(MakeCallback(&CellNetDevice::ReceiveFromProcess, end));
+            end->AggregateObject(receiver);
+        }
+        return CreateObject<CellRemoteChannel>();
+#endif
+    }
+    return m_fabricChannelFactory.Create<CellChannel>();
 }
 
 const NetDeviceContainer&

@@ -123,6 +123,12 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      * \param value its value
      */
     void SetFabricDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param type the TypeId name of the leaf-spine links' channel: ns3::CellChannel
+     *        (the default) or a subclass (a link whose ends are in different
+     *        processes of a distributed run is always a CellRemoteChannel)
+     */
+    void SetFabricChannelType(const std::string& type);
     /// \param name attribute of VoqQueueDisc \param value its value
     void SetVoqAttribute(const std::string& name, const AttributeValue& value);
     /// \param name attribute of CreditScheduler \param value its value
@@ -198,6 +204,12 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     void CreateSwitches() override;
     void AddHostPort(uint32_t host, Ptr<RoceNetDevice> port) override;
     void CreateFabricLinks() override;
+    /**
+     * \param leafEnd the leaf's end of a link \param spineEnd the spine's end
+     * \return a new channel for it: a CellRemoteChannel, with an MpiReceiver on
+     *         each end, if the two are in different processes
+     */
+    Ptr<CellChannel> CreateChannel(Ptr<CellNetDevice> leafEnd, Ptr<CellNetDevice> spineEnd) const;
     void EnableAsciiFabricDevice(Ptr<OutputStreamWrapper> stream, Ptr<NetDevice> device) override;
 
     ObjectFactory m_leafFactory;                          //!< ScheduledLeafSwitch
@@ -205,6 +217,7 @@ class ScheduledFabricHelper : public ClusterFabricHelper
     ObjectFactory m_voqFactory;                           //!< VoqQueueDisc
     ObjectFactory m_schedulerFactory;                     //!< CreditScheduler
     ObjectFactory m_fabricDeviceFactory;                  //!< CellNetDevice
+    ObjectFactory m_fabricChannelFactory;                 //!< CellChannel
     NetDeviceContainer m_fabricDevs;                      //!< fabric devices
     std::vector<Ptr<ScheduledLeafSwitch>> m_leafSwitches; //!< per leaf
     std::vector<Ptr<CellSpineSwitch>> m_spineSwitches;    //!< per spine

@@ -8,6 +8,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -53,6 +55,19 @@ CellChannel::GetPeer(Ptr<const CellNetDevice> device) const
 {
     NS_ABORT_MSG_IF(m_nDevices != 2, "CellChannel: link has " << m_nDevices << " ends");
     return m_devices[0] == device ? m_devices[1] : m_devices[0];
+}
+
+bool
+CellChannel::CrossesProcesses() const
+{
+    return false;
+}
+
+void
+CellChannel::SendToProcess(Ptr<Packet> /* message */, Ptr<CellNetDevice> dst, Time /* arrival */)
+{
+    NS_ABORT_MSG("CellChannel: a message for node " << dst->GetNode()->GetId()
+                                                    << " on a link within one process");
 }
 
 Time

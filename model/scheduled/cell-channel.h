@@ -14,6 +14,7 @@ namespace ns3
 {
 
 class CellNetDevice;
+class Packet;
 
 /**
  * \ingroup ai-fabric
@@ -51,6 +52,17 @@ class CellChannel : public Channel
     /// \return the current epoch (incremented at each failure)
     uint32_t GetEpoch() const;
 
+    /// \return whether the two ends are in different processes of a distributed
+    ///         run, so that what crosses goes as messages (SendToProcess); false here
+    virtual bool CrossesProcesses() const;
+    /**
+     * Hand a serialised cell or indication (CellMessageHeader) to the process
+     * that runs the receiving end. Only a channel that CrossesProcesses can; here
+     * it is an error.
+     * \param message the message \param dst the receiving end
+     * \param arrival its absolute arrival time
+     */
+    virtual void SendToProcess(Ptr<Packet> message, Ptr<CellNetDevice> dst, Time arrival);
     /// \return the devices attached, 0 to 2
     std::size_t GetNDevices() const override;
     /// \param i 0 or 1 \return that end, or null if not attached

@@ -5,11 +5,13 @@
 #include "cell-net-device.h"
 
 #include "cell-channel.h"
+#include "cell-message-header.h"
 #include "femtosecond-clock.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -85,6 +87,7 @@ CellNetDevice::DoDispose()
     m_inFlight.clear();
     m_train.clear();
     m_rxCallback = MakeNullCallback<void, uint32_t, const FabricCell&>();
+    m_indicationCallback = MakeNullCallback<void, uint32_t, uint32_t, bool>();
     m_linkChangeCb.clear();
     NetDevice::DoDispose();
 }
@@ -95,6 +98,7 @@ CellNetDevice::Attach(Ptr<CellChannel> channel)
     NS_LOG_FUNCTION(this << channel);
     NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "CellNetDevice: DataRate must be positive");
     m_channel = channel;
+    m_crossesProcesses = channel->CrossesProcesses();
     channel->Attach(this);
 }
 
@@ -115,9 +119,7 @@ CellNetDevice::SendCell(const FabricCell& cell)
         // A sender that has not noticed the failure still serialises the cell at
         // the link rate, into nothing: losses before detection are rate x time.
         NS_LOG_LOGIC("port " << m_port << ": link down, cell lost");
-        m_cellsLost++;
-        m_payloadLost += cell.payload;
-        m_lostTrace(m_port, cell);
+        Lose(cell);
         return false;
     }
     const __int128_t arrivalFs = m_busyUntilFs + m_channel->GetDelay().GetFemtoSeconds();
@@ -126,9 +128,28 @@ CellNetDevice::SendCell(const FabricCell& cell)
     if (cell.type == FabricCell::DATA)
     {
         m_dataCellsSent++;
-        m_payloadInFlight += cell.payload;
     }
     m_txTrace(m_port, cell);
+    if (m_crossesProcesses)
+    {
+        // The arrival rounded down to the simulator's resolution, as ScheduleHead
+        // rounds it; the other process owns it from here.
+        CellMessageHeader header;
+        header.SetCell(cell, m_channel->GetEpoch());
+        Ptr<Packet> message = header.HasPacket() ? cell.packet->Copy() : Create<Packet>();
+        message->AddHeader(header);
+        const Time arrival =
+            Simulator::Now() +
+            std::max(FemtoSeconds(static_cast<int64_t>(arrivalFs - nowFs)), Time(0));
+        NS_LOG_LOGIC("port " << m_port << ": cell to another process, arrives at "
+                             << arrival.As(Time::NS));
+        m_channel->SendToProcess(message, m_peer, arrival);
+        return true;
+    }
+    if (cell.type == FabricCell::DATA)
+    {
+        m_payloadInFlight += cell.payload;
+    }
     // Cells leave a FIFO link in order, so only the head of the in-flight list
     // needs an event: the pending-event set stays one per link however long the
     // queue, and each cell still costs exactly one event.
@@ -213,9 +234,72 @@ CellNetDevice::Receive(const FabricCell& cell)
 }
 
 void
+CellNetDevice::Lose(const FabricCell& cell)
+{
+    m_cellsLost++;
+    m_payloadLost += cell.payload;
+    m_lostTrace(m_port, cell);
+}
+
+void
 CellNetDevice::SetCellReceiveCallback(CellReceiveCallback cb)
 {
     m_rxCallback = cb;
+}
+
+void
+CellNetDevice::SendIndication(uint32_t spine, uint32_t leaf, bool stop, Time delay)
+{
+    NS_LOG_FUNCTION(this << spine << leaf << stop << delay);
+    NS_ABORT_MSG_IF(!m_crossesProcesses,
+                    "CellNetDevice: an indication message on a link within one process");
+    if (!m_peer)
+    {
+        m_peer = m_channel->GetPeer(this);
+    }
+    CellMessageHeader header;
+    header.SetIndication(spine, leaf, stop);
+    Ptr<Packet> message = Create<Packet>();
+    message->AddHeader(header);
+    m_channel->SendToProcess(message, m_peer, Simulator::Now() + delay);
+}
+
+void
+CellNetDevice::SetIndicationCallback(Callback<void, uint32_t, uint32_t, bool> cb)
+{
+    m_indicationCallback = cb;
+}
+
+void
+CellNetDevice::ReceiveFromProcess(Ptr<Packet> message)
+{
+    NS_LOG_FUNCTION(this << message);
+    CellMessageHeader header;
+    message->RemoveHeader(header);
+    if (header.GetKind() == CellMessageHeader::INDICATION)
+    {
+        NS_LOG_LOGIC("port " << m_port << ": indication from spine " << header.GetSpine()
+                             << " for leaf " << header.GetLeaf());
+        if (!m_indicationCallback.IsNull())
+        {
+            m_indicationCallback(header.GetSpine(), header.GetLeaf(), header.IsStop());
+        }
+        return;
+    }
+    FabricCell cell = header.GetCell();
+    if (header.HasPacket())
+    {
+        cell.packet = message;
+    }
+    // Every process runs the link's failures on its copy of the link: a failure
+    // since the cell left loses it, as it loses the cells in flight in one process.
+    if (header.GetEpoch() != m_channel->GetEpoch() || !m_channel->IsUp())
+    {
+        NS_LOG_LOGIC("port " << m_port << ": the link failed while the cell was on it");
+        Lose(cell);
+        return;
+    }
+    Receive(cell);
 }
 
 void
@@ -353,9 +437,7 @@ CellNetDevice::NotifyLinkChange()
         m_generation++;
         for (const auto& entry : m_inFlight)
         {
-            m_cellsLost++;
-            m_payloadLost += entry.second.payload;
-            m_lostTrace(m_port, entry.second);
+            Lose(entry.second);
         }
         m_inFlight.clear();
         m_payloadInFlight = 0;

@@ -37,6 +37,12 @@ class Node;
  * The backlog in bytes is derived from the clock. Time is kept in femtoseconds so
  * serialisation times do not accumulate rounding error.
  *
+ * On a link whose ends are in different processes of a distributed run
+ * (CellChannel::CrossesProcesses), each cell is serialised (CellMessageHeader)
+ * and handed to the channel at its arrival time instead: the other process
+ * delivers it with ReceiveFromProcess, one event per cell (no trains), and loses
+ * it there if the link failed while it was on the wire.
+ *
  * Ordinary packets cannot be sent on it (Send returns false): it carries cells.
  */
 class CellNetDevice : public NetDevice
@@ -69,6 +75,22 @@ class CellNetDevice : public NetDevice
 
     /// \param cb called for each cell received
     void SetCellReceiveCallback(CellReceiveCallback cb);
+
+    /**
+     * Send a spine's flow-control indication to the switch at the other end, in
+     * another process (the link must CrossesProcesses).
+     * \param spine the indicating spine \param leaf the destination leaf it is about
+     * \param stop stop or go on \param delay when it arrives, from now
+     */
+    void SendIndication(uint32_t spine, uint32_t leaf, bool stop, Time delay);
+    /// \param cb called with each flow-control indication from another process
+    void SetIndicationCallback(Callback<void, uint32_t, uint32_t, bool> cb);
+    /**
+     * A cell or an indication arrives from the process at the other end of the
+     * link (the callback of the device's MpiReceiver).
+     * \param message a CellMessageHeader, then a data cell's packet
+     */
+    void ReceiveFromProcess(Ptr<Packet> message);
 
     /// \param port the index of this device among its switch's fabric ports
     void SetPortIndex(uint32_t port);
@@ -209,6 +231,8 @@ class CellNetDevice : public NetDevice
     void DeliverTrain();
     /// A cell arrived from the peer. \param cell the cell
     void Receive(const FabricCell& cell);
+    /// The cell is lost on the link: count and trace it. \param cell the cell
+    void Lose(const FabricCell& cell);
 
     Ptr<Node> m_node;            //!< owner
     Ptr<CellChannel> m_channel;  //!< link
@@ -223,19 +247,21 @@ class CellNetDevice : public NetDevice
     __int128_t m_busyUntilFs{0}; //!< departure clock, femtoseconds (128 bits: no overflow)
     std::deque<std::pair<__int128_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
     Time m_trainWindow{0};                                    //!< TrainWindow attribute
-    std::vector<FabricCell> m_train;            //!< the train being delivered (reused)
-    uint32_t m_generation{0};                   //!< bumped when in-flight cells are lost
-    CellReceiveCallback m_rxCallback;           //!< to the switch
-    std::vector<Callback<void>> m_linkChangeCb; //!< link change listeners
-    uint64_t m_cellsSent{0};                    //!< counter
-    uint64_t m_bytesSent{0};                    //!< counter
-    uint64_t m_dataCellsSent{0};                //!< counter
-    uint64_t m_cellsReceived{0};                //!< counter
-    uint64_t m_cellsLost{0};                    //!< counter
-    uint64_t m_payloadLost{0};                  //!< data cell bytes lost
-    uint64_t m_payloadInFlight{0};              //!< data cell bytes queued or on the wire
-    uint64_t m_backlogHighWater{0};             //!< bytes
-    uint64_t m_queueLimit{0};                   //!< bytes (0: none)
+    std::vector<FabricCell> m_train;  //!< the train being delivered (reused)
+    uint32_t m_generation{0};         //!< bumped when in-flight cells are lost
+    bool m_crossesProcesses{false};   //!< the link's other end is in another process
+    CellReceiveCallback m_rxCallback; //!< to the switch
+    Callback<void, uint32_t, uint32_t, bool> m_indicationCallback; //!< to the switch
+    std::vector<Callback<void>> m_linkChangeCb;                    //!< link change listeners
+    uint64_t m_cellsSent{0};                                       //!< counter
+    uint64_t m_bytesSent{0};                                       //!< counter
+    uint64_t m_dataCellsSent{0};                                   //!< counter
+    uint64_t m_cellsReceived{0};                                   //!< counter
+    uint64_t m_cellsLost{0};                                       //!< counter
+    uint64_t m_payloadLost{0};                                     //!< data cell bytes lost
+    uint64_t m_payloadInFlight{0};  //!< data cell bytes queued or on the wire
+    uint64_t m_backlogHighWater{0}; //!< bytes
+    uint64_t m_queueLimit{0};       //!< bytes (0: none)
     TracedCallback<uint32_t, const FabricCell&> m_txTrace;   //!< cell sent
     TracedCallback<uint32_t, const FabricCell&> m_rxTrace;   //!< cell received
     TracedCallback<uint32_t, const FabricCell&> m_lostTrace; //!< cell lost on the link

@@ -142,6 +142,11 @@ CellReassembler::AddCell(uint32_t source,
         Discarded(DUPLICATE, cell);
         return DUPLICATE;
     }
+    if (!slot.packet)
+    {
+        // Across processes only the first cell brings the packet (CellMessageHeader).
+        slot.packet = cell.packet;
+    }
     slot.bytes += cell.payload;
     slot.received++;
     m_heldBytes += cell.payload;

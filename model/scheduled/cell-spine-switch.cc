@@ -4,6 +4,7 @@
 
 #include "cell-spine-switch.h"
 
+#include "cell-channel.h"
 #include "cell-net-device.h"
 
 #include "ns3/abort.h"
@@ -250,6 +251,16 @@ CellSpineSwitch::Indicate(uint32_t leaf, bool stop)
         CheckDrained(leaf);
     }
     m_fcTrace(leaf, stop);
+    // A leaf in another process of a distributed run hears it as a message on the
+    // spine's first link to it, arriving when DeliverIndication runs here.
+    for (const auto& [listener, cb] : m_fcCbs)
+    {
+        const Ptr<CellNetDevice> port = GetMessagePort(listener);
+        if (port)
+        {
+            port->SendIndication(m_index, leaf, stop, m_indicationDelay);
+        }
+    }
     Simulator::Schedule(m_indicationDelay, &CellSpineSwitch::DeliverIndication, this, leaf, stop);
 }
 
@@ -257,10 +268,24 @@ void
 CellSpineSwitch::DeliverIndication(uint32_t leaf, bool stop)
 {
     NS_LOG_FUNCTION(this << leaf << stop);
-    for (auto& cb : m_fcCbs)
+    for (auto& [listener, cb] : m_fcCbs)
     {
-        cb(m_index, leaf, stop);
+        if (!GetMessagePort(listener))
+        {
+            cb(m_index, leaf, stop);
+        }
     }
+}
+
+Ptr<CellNetDevice>
+CellSpineSwitch::GetMessagePort(uint32_t leaf) const
+{
+    const std::vector<uint32_t>& ports = m_allToLeaf[leaf];
+    if (ports.empty() || !m_ports[ports.front()]->GetFabricChannel()->CrossesProcesses())
+    {
+        return nullptr;
+    }
+    return m_ports[ports.front()];
 }
 
 void
@@ -327,9 +352,12 @@ CellSpineSwitch::AddReachabilityCallback(Callback<void> cb)
 }
 
 void
-CellSpineSwitch::AddFlowControlCallback(FlowControlCallback cb)
+CellSpineSwitch::AddFlowControlCallback(uint32_t leaf, FlowControlCallback cb)
 {
-    m_fcCbs.push_back(cb);
+    NS_ABORT_MSG_IF(leaf >= m_allToLeaf.size(),
+                    "CellSpineSwitch: leaf " << leaf << " out of range (Setup with "
+                                             << m_allToLeaf.size() << " leaves)");
+    m_fcCbs.emplace_back(leaf, cb);
 }
 
 uint32_t

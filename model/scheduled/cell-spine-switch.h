@@ -14,6 +14,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -116,8 +117,13 @@ class CellSpineSwitch : public Object
     /// \param cb called when the reachable set changes (after detection)
     void AddReachabilityCallback(Callback<void> cb);
 
-    /// \param cb called at each leaf with this spine's flow-control indications
-    void AddFlowControlCallback(FlowControlCallback cb);
+    /**
+     * \param leaf the leaf that listens
+     * \param cb called at that leaf with this spine's flow-control indications
+     *        (unless the leaf is in another process of a distributed run: it then
+     *        hears them as messages on the spine's first link to it)
+     */
+    void AddFlowControlCallback(uint32_t leaf, FlowControlCallback cb);
 
     /// \return this spine's index
     uint32_t GetIndex() const;
@@ -156,31 +162,34 @@ class CellSpineSwitch : public Object
     /// Tell every leaf to stop or go sending data cells for a leaf.
     /// \param leaf the destination leaf \param stop stop, or go on
     void Indicate(uint32_t leaf, bool stop);
+    /// \param leaf a leaf \return the port its indications go out on as messages,
+    ///         if it is in another process; null if it hears them by callback
+    Ptr<CellNetDevice> GetMessagePort(uint32_t leaf) const;
     /// The indication reaches the leaves.
     /// \param leaf the destination leaf \param stop stop, or go on
     void DeliverIndication(uint32_t leaf, bool stop);
 
-    uint32_t m_index{0};                                     //!< spine index
-    Time m_detectionDelay;                                   //!< attribute LinkDetectionDelay
-    uint64_t m_maxQueue;                                     //!< attribute MaxQueueBytes
-    uint64_t m_xoff;                                         //!< attribute FlowControlXoff
-    uint64_t m_xon;                                          //!< attribute FlowControlXon
-    Time m_indicationDelay;                                  //!< link delay + a control cell
-    std::vector<Ptr<CellNetDevice>> m_ports;                 //!< ports
-    std::vector<uint32_t> m_portLeaf;                        //!< leaf of each port
-    std::vector<std::vector<uint32_t>> m_toLeaf;             //!< healthy ports per leaf
-    std::vector<std::vector<uint32_t>> m_allToLeaf;          //!< every port per leaf
-    std::vector<uint32_t> m_rr;                              //!< round-robin cursor per leaf
-    std::vector<uint8_t> m_stopped;                          //!< per leaf: stop indicated
-    std::vector<EventId> m_drainCheck;                       //!< per leaf: when to look again
-    std::vector<Callback<void>> m_reachCbs;                  //!< listeners
-    std::vector<FlowControlCallback> m_fcCbs;                //!< leaves
-    std::vector<EventId> m_recomputeEvents;                  //!< reach updates still due
-    uint64_t m_forwarded{0};                                 //!< counter
-    uint64_t m_dropped[DROP_REASONS]{};                      //!< counters
-    uint64_t m_droppedPayload{0};                            //!< data cell bytes dropped
-    uint64_t m_highWater{0};                                 //!< bytes
-    uint64_t m_stops{0};                                     //!< counter
+    uint32_t m_index{0};                                           //!< spine index
+    Time m_detectionDelay;                                         //!< attribute LinkDetectionDelay
+    uint64_t m_maxQueue;                                           //!< attribute MaxQueueBytes
+    uint64_t m_xoff;                                               //!< attribute FlowControlXoff
+    uint64_t m_xon;                                                //!< attribute FlowControlXon
+    Time m_indicationDelay;                                        //!< link delay + a control cell
+    std::vector<Ptr<CellNetDevice>> m_ports;                       //!< ports
+    std::vector<uint32_t> m_portLeaf;                              //!< leaf of each port
+    std::vector<std::vector<uint32_t>> m_toLeaf;                   //!< healthy ports per leaf
+    std::vector<std::vector<uint32_t>> m_allToLeaf;                //!< every port per leaf
+    std::vector<uint32_t> m_rr;                                    //!< round-robin cursor per leaf
+    std::vector<uint8_t> m_stopped;                                //!< per leaf: stop indicated
+    std::vector<EventId> m_drainCheck;                             //!< per leaf: when to look again
+    std::vector<Callback<void>> m_reachCbs;                        //!< listeners
+    std::vector<std::pair<uint32_t, FlowControlCallback>> m_fcCbs; //!< (leaf, listener)
+    std::vector<EventId> m_recomputeEvents;                        //!< reach updates still due
+    uint64_t m_forwarded{0};                                       //!< counter
+    uint64_t m_dropped[DROP_REASONS]{};                            //!< counters
+    uint64_t m_droppedPayload{0};                                  //!< data cell bytes dropped
+    uint64_t m_highWater{0};                                       //!< bytes
+    uint64_t m_stops{0};                                           //!< counter
     TracedCallback<uint32_t, uint64_t> m_depthTrace;         //!< output queue depth at each enqueue
     TracedCallback<uint32_t, const FabricCell&> m_dropTrace; //!< drops
     TracedCallback<uint32_t, bool> m_fcTrace;                //!< flow control indications

@@ -364,12 +364,15 @@ ScheduledLeafSwitch::AddFabricPort(Ptr<CellNetDevice> device, Ptr<CellSpineSwitc
     device->SetQueueLimit(m_fabricPortQueueLimit);
     device->SetCellReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveCell, this));
     device->AddLinkChangeCallback(MakeCallback(&ScheduledLeafSwitch::LinkChanged, this));
+    // A spine in another process of a distributed run indicates by message.
+    device->SetIndicationCallback(MakeCallback(&ScheduledLeafSwitch::FlowControl, this));
     if (std::find(m_fabricSpine.begin(), m_fabricSpine.end() - 1, spine) == m_fabricSpine.end() - 1)
     {
         // The first port to this spine: listen to it once.
         spine->AddReachabilityCallback(
             MakeCallback(&ScheduledLeafSwitch::UpdateReachability, this));
-        spine->AddFlowControlCallback(MakeCallback(&ScheduledLeafSwitch::FlowControl, this));
+        spine->AddFlowControlCallback(m_index,
+                                      MakeCallback(&ScheduledLeafSwitch::FlowControl, this));
     }
 }
 

@@ -1,0 +1,99 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AI_FABRIC_CELL_MESSAGE_HEADER_H
+#define AI_FABRIC_CELL_MESSAGE_HEADER_H
+
+#include "fabric-cell.h"
+
+#include "ns3/header.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief What a leaf-spine link carries to the other process of a distributed run:
+ * a cell, or a spine's flow-control indication to a leaf.
+ *
+ * A cell's fields go as they are (its packet, for a data cell, follows the header
+ * as the packet's own bytes), with the link's failure epoch when it was sent: a
+ * cell sent before a failure that it would have met on the wire is lost at the
+ * receiving end. An indication carries the spine, the destination leaf it is
+ * about and whether to stop or go on. Not a wire format of any device: the
+ * fabric's cells exist only inside the simulator.
+ */
+class CellMessageHeader : public Header
+{
+  public:
+    /// What the message carries.
+    enum Kind : uint8_t
+    {
+        CELL = 0,       //!< a cell
+        INDICATION = 1, //!< a spine's flow-control indication
+    };
+
+    CellMessageHeader();
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    /// \return the TypeId
+    TypeId GetInstanceTypeId() const override;
+    /// \return CELL_SIZE or INDICATION_SIZE, by kind
+    uint32_t GetSerializedSize() const override;
+    /// \param start where the header is written
+    void Serialize(Buffer::Iterator start) const override;
+    /// \param start where the header is read \return the bytes read
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    /// \param os the stream printed to
+    void Print(std::ostream& os) const override;
+
+    /**
+     * Carry a cell (its packet, if any, is not part of the header; it follows
+     * the header of the packet's first cell only, see HasPacket).
+     * \param cell the cell \param epoch the link's failure epoch when it was sent
+     */
+    void SetCell(const FabricCell& cell, uint32_t epoch);
+    /**
+     * Carry a flow-control indication.
+     * \param spine the spine \param leaf the destination leaf it is about
+     * \param stop stop (true) or go on
+     */
+    void SetIndication(uint32_t spine, uint32_t leaf, bool stop);
+
+    /// \return CELL or INDICATION
+    Kind GetKind() const;
+    /// \return the cell carried, without its packet
+    const FabricCell& GetCell() const;
+    /// \return whether the cell's packet follows the header (a data cell of index 0)
+    bool HasPacket() const;
+    /// \return the link's failure epoch when the cell was sent
+    uint32_t GetEpoch() const;
+    /// \return the indicating spine
+    uint32_t GetSpine() const;
+    /// \return the destination leaf the indication is about
+    uint32_t GetLeaf() const;
+    /// \return whether the indication says stop
+    bool IsStop() const;
+
+    /// Serialized size of a cell message (kind, epoch, the cell's fields, packet flag).
+    static constexpr uint32_t CELL_SIZE = 1 + 4 + 3 + 5 * 2 + 4 * 4 + 8 + 1;
+    /// Serialized size of an indication (kind, spine, leaf, stop).
+    static constexpr uint32_t INDICATION_SIZE = 1 + 2 + 2 + 1;
+
+  private:
+    Kind m_kind{CELL};       //!< what is carried
+    FabricCell m_cell;       //!< the cell, without its packet
+    bool m_hasPacket{false}; //!< a data cell's packet follows
+    uint32_t m_epoch{0};     //!< the link's failure epoch at sending
+    uint16_t m_spine{0};     //!< indication: the spine
+    uint16_t m_leaf{0};      //!< indication: the destination leaf
+    bool m_stop{false};      //!< indication: stop or go on
+};
+
+} // namespace ns3
+
+#endif /* AI_FABRIC_CELL_MESSAGE_HEADER_H */

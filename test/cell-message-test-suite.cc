@@ -1,0 +1,404 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// ai-fabric-cell-messages: what a leaf-spine link of the scheduled fabric carries
+// when its ends are in different processes of a distributed run. Every cell and
+// every spine's flow-control indication then goes as a serialised message
+// (CellMessageHeader) that the receiving end rebuilds. Here a channel that
+// claims to cross processes hands each message, serialised to bytes and rebuilt
+// as MPI does, back to this process at its arrival time, so the whole message
+// path runs without MPI: first the header and one link under a failure, then the
+// validation scenarios, which must give the results of the direct links.
+
+#include "scheduled-scenarios.h"
+
+#include "ns3/cell-channel.h"
+#include "ns3/cell-message-header.h"
+#include "ns3/cell-net-device.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/scheduled-fabric-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * \ingroup ai-fabric-tests
+ * A cell link whose ends stand for two processes: what one end sends goes as a
+ * message, serialised and rebuilt as MpiInterface does, to the other end at its
+ * arrival time.
+ */
+class CellLoopbackChannel : public CellChannel
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::CellLoopbackChannel")
+                                .SetParent<CellChannel>()
+                                .SetGroupName("AiFabric")
+                                .AddConstructor<CellLoopbackChannel>();
+        return tid;
+    }
+
+    /// \return true: what crosses goes as messages
+    bool CrossesProcesses() const override
+    {
+        return true;
+    }
+
+    /**
+     * \param message the message \param dst the receiving end
+     * \param arrival its absolute arrival time
+     */
+    void SendToProcess(Ptr<Packet> message, Ptr<CellNetDevice> dst, Time arrival) override
+    {
+        NS_ABORT_MSG_IF(arrival < Simulator::Now(), "a message into the past");
+        std::vector<uint8_t> bytes(message->GetSerializedSize());
+        NS_ABORT_MSG_IF(!message->Serialize(bytes.data(), bytes.size()), "serialising");
+        Ptr<Packet> rebuilt = Create<Packet>(bytes.data(), bytes.size(), true);
+        m_messages++;
+        CellMessageHeader header;
+        message->PeekHeader(header);
+        if (header.GetKind() == CellMessageHeader::INDICATION)
+        {
+            s_indications++;
+        }
+        Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                       arrival - Simulator::Now(),
+                                       &CellNetDevice::ReceiveFromProcess,
+                                       dst,
+                                       rebuilt);
+    }
+
+    /// \return messages sent over this link
+    uint64_t GetMessages() const
+    {
+        return m_messages;
+    }
+
+    /// \return indication messages sent over every such link since the last reset
+    static uint64_t GetIndications()
+    {
+        return s_indications;
+    }
+
+    /// Restart the count of indication messages.
+    static void ResetIndications()
+    {
+        s_indications = 0;
+    }
+
+  private:
+    uint64_t m_messages{0};        //!< messages sent
+    static uint64_t s_indications; //!< indication messages sent over every such link
+};
+
+uint64_t CellLoopbackChannel::s_indications = 0;
+
+NS_OBJECT_ENSURE_REGISTERED(CellLoopbackChannel);
+
+/**
+ * \ingroup ai-fabric-tests
+ * Every field of a cell and of an indication survives serialisation; a data
+ * cell's packet goes with the packet's first cell only, and the header's size is
+ * the one it declares.
+ */
+class MessageHeaderTestCase : public TestCase
+{
+  public:
+    MessageHeaderTestCase()
+        : TestCase("cell and indication messages: every field survives serialisation")
+    {
+    }
+
+  private:
+    /// \param message a message \return it serialised to bytes and rebuilt, as MPI does
+    static Ptr<Packet> Rebuild(Ptr<Packet> message)
+    {
+        std::vector<uint8_t> bytes(message->GetSerializedSize());
+        message->Serialize(bytes.data(), bytes.size());
+        return Create<Packet>(bytes.data(), bytes.size(), true);
+    }
+
+    /// Round-trip a data cell (first and later), a grant and an indication.
+    void DoRun() override
+    {
+        FabricCell cell;
+        cell.type = FabricCell::DATA;
+        cell.tc = 3;
+        cell.refresh = true;
+        cell.srcLeaf = 513;
+        cell.dstLeaf = 1027;
+        cell.dstPort = 7;
+        cell.cellCount = 17;
+        cell.wireBytes = 272;
+        cell.offset = 3840;
+        cell.payload = 256;
+        cell.packetId = 4000000001U;
+        cell.bytes = 0x123456789abULL;
+        cell.packet = Create<Packet>(4096);
+        for (uint16_t index : {uint16_t{0}, uint16_t{15}})
+        {
+            cell.cellIndex = index;
+            const bool first = index == 0;
+            const uint32_t packetBytes = first ? 4096 : 0;
+            CellMessageHeader sent;
+            sent.SetCell(cell, 9);
+            NS_TEST_EXPECT_MSG_EQ(sent.HasPacket(), first, "the packet goes with cell 0");
+            Ptr<Packet> message = sent.HasPacket() ? cell.packet->Copy() : Create<Packet>();
+            message->AddHeader(sent);
+            NS_TEST_EXPECT_MSG_EQ(message->GetSize(),
+                                  CellMessageHeader::CELL_SIZE + packetBytes,
+                                  "the declared size, and the packet's bytes after it");
+            Ptr<Packet> received = Rebuild(message);
+            CellMessageHeader header;
+            NS_TEST_EXPECT_MSG_EQ(received->RemoveHeader(header),
+                                  CellMessageHeader::CELL_SIZE,
+                                  "header bytes read");
+            const FabricCell& c = header.GetCell();
+            NS_TEST_EXPECT_MSG_EQ(header.GetKind(), CellMessageHeader::CELL, "kind");
+            NS_TEST_EXPECT_MSG_EQ(header.GetEpoch(), 9, "epoch");
+            NS_TEST_EXPECT_MSG_EQ(header.HasPacket(), first, "packet flag");
+            NS_TEST_EXPECT_MSG_EQ(received->GetSize(), packetBytes, "packet bytes");
+            NS_TEST_EXPECT_MSG_EQ(+c.type, +cell.type, "type");
+            NS_TEST_EXPECT_MSG_EQ(+c.tc, +cell.tc, "tc");
+            NS_TEST_EXPECT_MSG_EQ(c.refresh, cell.refresh, "refresh");
+            NS_TEST_EXPECT_MSG_EQ(c.srcLeaf, cell.srcLeaf, "srcLeaf");
+            NS_TEST_EXPECT_MSG_EQ(c.dstLeaf, cell.dstLeaf, "dstLeaf");
+            NS_TEST_EXPECT_MSG_EQ(c.dstPort, cell.dstPort, "dstPort");
+            NS_TEST_EXPECT_MSG_EQ(c.cellIndex, index, "cellIndex");
+            NS_TEST_EXPECT_MSG_EQ(c.cellCount, cell.cellCount, "cellCount");
+            NS_TEST_EXPECT_MSG_EQ(c.wireBytes, cell.wireBytes, "wireBytes");
+            NS_TEST_EXPECT_MSG_EQ(c.offset, cell.offset, "offset");
+            NS_TEST_EXPECT_MSG_EQ(c.payload, cell.payload, "payload");
+            NS_TEST_EXPECT_MSG_EQ(c.packetId, cell.packetId, "packetId");
+            NS_TEST_EXPECT_MSG_EQ(c.bytes, cell.bytes, "bytes");
+            NS_TEST_EXPECT_MSG_EQ(c.packet, nullptr, "the header holds no packet");
+        }
+
+        FabricCell grant;
+        grant.type = FabricCell::CREDIT_GRANT;
+        grant.bytes = 1ULL << 40;
+        CellMessageHeader sentGrant;
+        sentGrant.SetCell(grant, 0);
+        Ptr<Packet> grantMessage = Create<Packet>();
+        grantMessage->AddHeader(sentGrant);
+        CellMessageHeader receivedGrant;
+        Rebuild(grantMessage)->RemoveHeader(receivedGrant);
+        NS_TEST_EXPECT_MSG_EQ(+receivedGrant.GetCell().type, +FabricCell::CREDIT_GRANT, "grant");
+        NS_TEST_EXPECT_MSG_EQ(receivedGrant.GetCell().bytes, 1ULL << 40, "granted bytes");
+        NS_TEST_EXPECT_MSG_EQ(receivedGrant.HasPacket(), false, "a control cell has no packet");
+
+        for (bool stop : {true, false})
+        {
+            CellMessageHeader sent;
+            sent.SetIndication(65535, 4095, stop);
+            Ptr<Packet> message = Create<Packet>();
+            message->AddHeader(sent);
+            NS_TEST_EXPECT_MSG_EQ(message->GetSize(),
+                                  CellMessageHeader::INDICATION_SIZE,
+                                  "the declared size");
+            CellMessageHeader header;
+            Rebuild(message)->RemoveHeader(header);
+            NS_TEST_EXPECT_MSG_EQ(header.GetKind(), CellMessageHeader::INDICATION, "kind");
+            NS_TEST_EXPECT_MSG_EQ(header.GetSpine(), 65535, "spine");
+            NS_TEST_EXPECT_MSG_EQ(header.GetLeaf(), 4095, "leaf");
+            NS_TEST_EXPECT_MSG_EQ(header.IsStop(), stop, "stop or go on");
+        }
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
+ * Five cells of 250 B sent back to back at t = 0 over a 100 Gb/s link with a 1 us
+ * delay arrive at 1020, 1040, 1060, 1080 and 1100 ns (20 ns each). The link fails
+ * at 1050 ns: two arrive, the three still on the wire are lost. A direct link
+ * counts them at the sending end when it fails; a link between processes at the
+ * receiving end when each would have arrived (the sending process cannot see the
+ * other's wire). Either way the link's two ends count three.
+ */
+class MessageLinkFailureTestCase : public TestCase
+{
+  public:
+    /// \param crossing whether the link's ends stand for two processes
+    explicit MessageLinkFailureTestCase(bool crossing)
+        : TestCase(std::string(crossing ? "a link between processes" : "a direct link") +
+                   " fails with three cells on it: two arrive, three lost"),
+          m_crossing(crossing)
+    {
+    }
+
+  private:
+    /// Send the five cells, fail the link at 1050 ns, count.
+    void DoRun() override
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        Ptr<CellChannel> channel = m_crossing
+                                       ? Ptr<CellChannel>(CreateObject<CellLoopbackChannel>())
+                                       : CreateObject<CellChannel>();
+        channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+        Ptr<CellNetDevice> from = CreateObject<CellNetDevice>();
+        Ptr<CellNetDevice> to = CreateObject<CellNetDevice>();
+        for (const auto& [node, dev] : {std::pair{a, from}, std::pair{b, to}})
+        {
+            dev->SetAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+            node->AddDevice(dev);
+            dev->Attach(channel);
+        }
+        std::vector<int64_t> arrivals;
+        to->SetCellReceiveCallback([&arrivals](uint32_t, const FabricCell& cell) {
+            arrivals.push_back(Simulator::Now().GetNanoSeconds());
+        });
+        for (uint16_t i = 0; i < 5; ++i)
+        {
+            FabricCell cell;
+            cell.cellIndex = i;
+            cell.wireBytes = 250;
+            cell.payload = 234;
+            from->SendCell(cell);
+        }
+        Simulator::Schedule(NanoSeconds(1050), &CellChannel::SetUp, channel, false);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(arrivals.size(), 2, "two arrived");
+        NS_TEST_EXPECT_MSG_EQ((arrivals == std::vector<int64_t>{1020, 1040}),
+                              true,
+                              "at their own times");
+        NS_TEST_EXPECT_MSG_EQ(from->GetCellsLost() + to->GetCellsLost(), 3, "three lost");
+        NS_TEST_EXPECT_MSG_EQ(from->GetPayloadLost() + to->GetPayloadLost(),
+                              3 * 234,
+                              "their payload lost");
+        NS_TEST_EXPECT_MSG_EQ((m_crossing ? to : from)->GetCellsLost(),
+                              3,
+                              "counted where the loss is seen");
+        if (m_crossing)
+        {
+            NS_TEST_EXPECT_MSG_EQ(DynamicCast<CellLoopbackChannel>(channel)->GetMessages(),
+                                  5,
+                                  "one message per cell");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_crossing; //!< the link's ends stand for two processes
+};
+
+/**
+ * Every leaf-spine link by messages. A message arrives when the cell would (its
+ * arrival computed at sending, rounded as a direct link rounds it), so the cells,
+ * their times and the events are those of direct links; only events at the same
+ * instant may run in another order, as they do when MPI hands a process the
+ * messages of another. Cells of equal size on links of equal rate tie often (two
+ * leaves' cells reach a spine port in the same nanosecond), and which goes first
+ * is a different, equally valid schedule: the scenarios must agree as closely as
+ * an approximation must, with about as many events.
+ * \return the mode
+ */
+Approximation
+Messages()
+{
+    return {"links by messages",
+            [](ScheduledFabricHelper& f) { f.SetFabricChannelType("ns3::CellLoopbackChannel"); },
+            // The same cells in the same events; an indication is one message
+            // per leaf where direct links have one event per spine.
+            1.02,
+            // A cell that ties with the failure instant may go either side of it,
+            // one per failed link end; and the cells on a link when it fails were
+            // scheduled by a different order of ties before it: 2 cells.
+            2};
+}
+
+/**
+ * An 8:1 RDMA incast of 1 MiB into a leaf whose fabric links bind (2 spines at
+ * 50 Gb/s for a 100 Gb/s host port), with the spines' flow control at 16 KiB
+ * (go on at 8 KiB) rather than 256 KiB, so that it acts: the spines' stop and
+ * go-on indications decide when the leaves send.
+ * \param mode the mode's attributes \return every message's completion
+ */
+ScenarioResult
+FlowControlledIncast(const Configure& mode)
+{
+    ClusterDescription c = SmallCluster(3, 4, 2);
+    c.fabricLinkRate = DataRate("50Gbps");
+    std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> flows;
+    for (uint32_t s = 4; s < 12; ++s)
+    {
+        flows.emplace_back(s, 0, 1 << 20);
+    }
+    return RunMessages(
+        c,
+        [mode](ScheduledFabricHelper& f) {
+            if (mode)
+            {
+                mode(f);
+            }
+            f.SetSpineAttribute("FlowControlXoff", UintegerValue(16384));
+            f.SetSpineAttribute("FlowControlXon", UintegerValue(8192));
+        },
+        flows);
+}
+
+/**
+ * \ingroup ai-fabric-tests
+ * The flow-controlled incast by messages: the spines' indications reach the
+ * leaves as messages (none of them would show in the other scenarios, whose
+ * spine queues stay below 256 KiB).
+ */
+class IndicationMessagesTestCase : public TestCase
+{
+  public:
+    IndicationMessagesTestCase()
+        : TestCase("flow-controlled incast: the spines' indications go as messages")
+    {
+    }
+
+  private:
+    /// Run the incast by messages, count indication messages.
+    void DoRun() override
+    {
+        CellLoopbackChannel::ResetIndications();
+        const ScenarioResult r = FlowControlledIncast(Messages().configure);
+        NS_TEST_EXPECT_MSG_EQ(r.completions.size(), 8, "every message completed");
+        NS_TEST_EXPECT_MSG_GT(CellLoopbackChannel::GetIndications(), 0, "indications sent");
+        std::cout << GetName() << ": " << CellLoopbackChannel::GetIndications()
+                  << " indication messages" << std::endl;
+    }
+};
+
+/// The suite.
+class CellMessageTestSuite : public TestSuite
+{
+  public:
+    CellMessageTestSuite()
+        : TestSuite("ai-fabric-cell-messages", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MessageHeaderTestCase());
+        AddTestCase(new MessageLinkFailureTestCase(false));
+        AddTestCase(new MessageLinkFailureTestCase(true));
+        AddTestCase(new IndicationMessagesTestCase());
+        for (TestCase* c : AgreementCases({Messages()}))
+        {
+            AddTestCase(c);
+        }
+        AddTestCase(new ApproximationAgreementTestCase("RDMA 8:1 incast, spine flow control at "
+                                                       "16 KiB",
+                                                       &FlowControlledIncast,
+                                                       {Messages()}));
+    }
+};
+
+/// Registers the suite.
+CellMessageTestSuite g_cellMessageTestSuite;
+
+} // namespace
