@@ -86,7 +86,7 @@ struct BenchmarkParameters
     DataRate rate{"100Gbps"};           //!< every link's rate
     Time simTime{MilliSeconds(3)};      //!< how long the UDP scenarios send
     uint64_t collectiveBytes{0};        //!< per rank: AllReduce S, or bytes the AlltoAllv sends
-    uint32_t partitions{1};             //!< MPI processes of this run (UDP on ethernet only)
+    uint32_t partitions{1};             //!< MPI processes of this run (UDP scenarios only)
     Time trainWindow{NanoSeconds(100)}; //!< CellNetDevice::TrainWindow of the trains fabric
 };
 
@@ -180,6 +180,18 @@ struct DeliveryCounter
     }
 };
 
+/**
+ * \param fabric a fabric's name
+ * \return whether its UDP scenarios run over MPI processes: not vanilla (ns-3's
+ *         own models, the comparator), not trains (a train is a direct link's
+ *         delivery; between processes every cell goes as its own message)
+ */
+bool
+RunsDistributed(const std::string& fabric)
+{
+    return fabric == "ethernet" || fabric == "scheduled";
+}
+
 /// \param fabric the fabric after a run \param figures completed with its cell count
 void
 AddCells(const ClusterFabricHelper& fabric, RunFigures* figures)
@@ -229,8 +241,9 @@ RunTimed(double setupStart)
 }
 
 /**
- * Combine the figures of the processes of a distributed run: deliveries and
- * events summed, wall times the slowest process's (only under MPI).
+ * Combine the figures of the processes of a distributed run: deliveries, events
+ * and cells (each counted where it was sent) summed, wall times the slowest
+ * process's (only under MPI).
  * \param figures this process's figures; the whole run's on return
  */
 void
@@ -249,9 +262,12 @@ SumOverProcesses(RunFigures* figures)
                       MPI_COMM_WORLD);
         *perHost = sum;
     }
-    uint64_t events = 0;
-    MPI_Allreduce(&figures->events, &events, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    figures->events = events;
+    for (uint64_t* count : {&figures->events, &figures->cells})
+    {
+        uint64_t sum = 0;
+        MPI_Allreduce(count, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        *count = sum;
+    }
     double seconds[2] = {figures->setupSeconds, figures->runSeconds};
     double slowest[2] = {0, 0};
     MPI_Allreduce(seconds, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -317,6 +333,7 @@ RunUdp(const std::string& fabricName,
         figures.deliveredPerHost.push_back(local ? counters[h].packets : 0);
         figures.arrivalDigestPerHost.push_back(local ? counters[h].arrivalDigest : 0);
     }
+    AddCells(*fabric, &figures);
     if (parameters.partitions > 1)
     {
         SumOverProcesses(&figures);
@@ -326,7 +343,6 @@ RunUdp(const std::string& fabricName,
         figures.packets += packets;
     }
     figures.payloadBytes = figures.packets * UDP_PAYLOAD_BYTES;
-    AddCells(*fabric, &figures);
     Simulator::Destroy();
     return figures;
 }
@@ -814,8 +830,8 @@ main(int argc, char* argv[])
     AddCheckedValue(cmd,
                     "processes",
                     "comma-separated MPI process counts: each UDP scenario on the ethernet "
-                    "fabric also runs split over that many processes (needs ns-3 built with "
-                    "MPI), compared with its sequential run",
+                    "and scheduled fabrics also runs split over that many processes (needs "
+                    "ns-3 built with MPI), compared with its sequential run",
                     processesText);
     AddCheckedValue(cmd,
                     "mpiEngine",
@@ -956,10 +972,12 @@ main(int argc, char* argv[])
         }
         const bool distributed = parameters.partitions > 1;
         if (distributed &&
-            (fields[1] != "ethernet" || fields[0] == "allreduce" || fields[0] == "moe"))
+            (!RunsDistributed(fields[1]) || fields[0] == "allreduce" || fields[0] == "moe"))
         {
-            input.Refuse("--partitions=" + std::to_string(parameters.partitions) + " with --run=" +
-                         run + ": only the UDP scenarios on the ethernet fabric run distributed");
+            input.Refuse("--partitions=" + std::to_string(parameters.partitions) +
+                         " with --run=" + run +
+                         ": only the UDP scenarios on the ethernet and scheduled fabrics run "
+                         "distributed");
         }
 #ifdef NS3_MPI
         if (distributed)
@@ -1038,7 +1056,7 @@ main(int argc, char* argv[])
                 // The sequential run above is what each distributed one is checked against.
                 for (uint32_t count : processes)
                 {
-                    if (count > 1 && fabric == "ethernet" && udp)
+                    if (count > 1 && RunsDistributed(fabric) && udp)
                     {
                         runs.push_back({scenario, fabric, gpus, count});
                     }
@@ -1110,26 +1128,42 @@ main(int argc, char* argv[])
         }
         else if (sequential.count(runKey))
         {
-            // The same deliveries at the same instants, host by host, as the run in
-            // one process.
+            // On the Ethernet Clos, the same deliveries at the same instants, host
+            // by host, as the run in one process. The scheduled fabric's cells tie
+            // often (equal cells on equal links), and a process takes another's
+            // messages in an order of its own at a tie, a different and equally
+            // valid schedule (ai-fabric-cell-messages): there each host's
+            // deliveries within 1% of the sequential run's.
+            const bool exact = spec.fabric == "ethernet";
             uint32_t differing = 0;
+            double worst = 0;
             const nlohmann::json& reference = sequential[runKey];
             for (std::size_t h = 0; h < reference["deliveredPerHost"].size(); ++h)
             {
-                differing +=
-                    figures["deliveredPerHost"][h] != reference["deliveredPerHost"][h] ||
-                    figures["arrivalDigestPerHost"][h] != reference["arrivalDigestPerHost"][h];
+                const double delivered = figures["deliveredPerHost"][h].get<double>();
+                const double expected = reference["deliveredPerHost"][h].get<double>();
+                const double difference =
+                    delivered == expected ? 0 : std::abs(delivered - expected) / expected;
+                worst = std::max(worst, difference);
+                differing += exact
+                                 ? delivered != expected || figures["arrivalDigestPerHost"][h] !=
+                                                                reference["arrivalDigestPerHost"][h]
+                                 : difference > 0.01;
             }
             const double speedup = sequential[runKey]["runSeconds"].get<double>() /
                                    figures["runSeconds"].get<double>();
             comparison = {{"speedupOverSequential", speedup},
                           {"hostsDifferingFromSequential", differing},
+                          {"largestDeliveryDifference", worst},
                           {"eventsOfSequential", sequential[runKey]["events"]}};
+            const std::string what =
+                exact ? "per-host deliveries and arrival times " : "per-host deliveries ";
+            const std::string agreement = exact ? "equal" : "within 1% of";
+            const std::string disagreement = exact ? "DIFFER from" : "DIFFER by over 1% from";
             std::ostringstream line;
-            line << "check: " << name << " (" << mpiEngine
-                 << "): per-host deliveries and arrival times "
-                 << (differing == 0 ? "equal the sequential run's"
-                                    : "DIFFER from the sequential run's at " +
+            line << "check: " << name << " (" << mpiEngine << "): " << what
+                 << (differing == 0 ? agreement + " the sequential run's"
+                                    : disagreement + " the sequential run's at " +
                                           std::to_string(differing) + " hosts");
             checks.push_back(line.str());
             distributedDiffers = distributedDiffers || differing > 0;
