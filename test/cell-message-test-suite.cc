@@ -23,6 +23,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ class CellLoopbackChannel : public CellChannel
     void SendToProcess(Ptr<Packet> message, Ptr<CellNetDevice> dst, Time arrival) override
     {
         NS_ABORT_MSG_IF(arrival < Simulator::Now(), "a message into the past");
+        NS_ABORT_MSG_IF(message->GetSerializedSize() > CellNetDevice::MAX_MESSAGE_BYTES,
+                        "a message of " << message->GetSerializedSize()
+                                        << " B would overflow ns-3's MPI receive buffer");
         std::vector<uint8_t> bytes(message->GetSerializedSize());
         NS_ABORT_MSG_IF(!message->Serialize(bytes.data(), bytes.size()), "serialising");
         Ptr<Packet> rebuilt = Create<Packet>(bytes.data(), bytes.size(), true);
@@ -73,6 +77,11 @@ class CellLoopbackChannel : public CellChannel
         if (header.GetKind() == CellMessageHeader::INDICATION)
         {
             s_indications++;
+        }
+        else
+        {
+            s_cellMessages++;
+            s_largest = std::max(s_largest, message->GetSerializedSize());
         }
         Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                        arrival - Simulator::Now(),
@@ -93,18 +102,36 @@ class CellLoopbackChannel : public CellChannel
         return s_indications;
     }
 
-    /// Restart the count of indication messages.
-    static void ResetIndications()
+    /// \return cell messages sent over every such link since the last reset
+    static uint64_t GetCellMessages()
+    {
+        return s_cellMessages;
+    }
+
+    /// \return the largest cell message serialised since the last reset, bytes
+    static uint32_t GetLargest()
+    {
+        return s_largest;
+    }
+
+    /// Restart the counts of messages.
+    static void ResetCounts()
     {
         s_indications = 0;
+        s_cellMessages = 0;
+        s_largest = 0;
     }
 
   private:
-    uint64_t m_messages{0};        //!< messages sent
-    static uint64_t s_indications; //!< indication messages sent over every such link
+    uint64_t m_messages{0};         //!< messages sent
+    static uint64_t s_indications;  //!< indication messages sent over every such link
+    static uint64_t s_cellMessages; //!< cell messages sent over every such link
+    static uint32_t s_largest;      //!< the largest cell message, serialised bytes
 };
 
 uint64_t CellLoopbackChannel::s_indications = 0;
+uint64_t CellLoopbackChannel::s_cellMessages = 0;
+uint32_t CellLoopbackChannel::s_largest = 0;
 
 NS_OBJECT_ENSURE_REGISTERED(CellLoopbackChannel);
 
@@ -154,7 +181,8 @@ class MessageHeaderTestCase : public TestCase
             const bool first = index == 0;
             const uint32_t packetBytes = first ? 4096 : 0;
             CellMessageHeader sent;
-            sent.SetCell(cell, 9);
+            sent.SetCell(cell, 9, NanoSeconds(123456789012LL));
+            sent.SetPacketBytes(packetBytes);
             NS_TEST_EXPECT_MSG_EQ(sent.HasPacket(), first, "the packet goes with cell 0");
             Ptr<Packet> message = sent.HasPacket() ? cell.packet->Copy() : Create<Packet>();
             message->AddHeader(sent);
@@ -170,6 +198,8 @@ class MessageHeaderTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(header.GetKind(), CellMessageHeader::CELL, "kind");
             NS_TEST_EXPECT_MSG_EQ(header.GetEpoch(), 9, "epoch");
             NS_TEST_EXPECT_MSG_EQ(header.HasPacket(), first, "packet flag");
+            NS_TEST_EXPECT_MSG_EQ(header.GetPacketBytes(), packetBytes, "packet bytes declared");
+            NS_TEST_EXPECT_MSG_EQ(header.GetArrival(), NanoSeconds(123456789012LL), "arrival");
             NS_TEST_EXPECT_MSG_EQ(received->GetSize(), packetBytes, "packet bytes");
             NS_TEST_EXPECT_MSG_EQ(+c.type, +cell.type, "type");
             NS_TEST_EXPECT_MSG_EQ(+c.tc, +cell.tc, "tc");
@@ -191,7 +221,7 @@ class MessageHeaderTestCase : public TestCase
         grant.type = FabricCell::CREDIT_GRANT;
         grant.bytes = 1ULL << 40;
         CellMessageHeader sentGrant;
-        sentGrant.SetCell(grant, 0);
+        sentGrant.SetCell(grant, 0, Time(0));
         Ptr<Packet> grantMessage = Create<Packet>();
         grantMessage->AddHeader(sentGrant);
         CellMessageHeader receivedGrant;
@@ -221,12 +251,15 @@ class MessageHeaderTestCase : public TestCase
 
 /**
  * \ingroup ai-fabric-tests
- * Five cells of 250 B sent back to back at t = 0 over a 100 Gb/s link with a 1 us
- * delay arrive at 1020, 1040, 1060, 1080 and 1100 ns (20 ns each). The link fails
- * at 1050 ns: two arrive, the three still on the wire are lost. A direct link
- * counts them at the sending end when it fails; a link between processes at the
- * receiving end when each would have arrived (the sending process cannot see the
- * other's wire). Either way the link's two ends count three.
+ * Five cells of 250 B over a 100 Gb/s link with a 1 us delay, three sent at t = 0
+ * and two at 25 ns, behind them: 20 ns each, back to back, so they arrive at 1020,
+ * 1040, 1060, 1080 and 1100 ns. The link fails at 1050 ns: two arrive, the three
+ * still on the wire are lost. A direct link counts them at the sending end when
+ * it fails; a link between processes at the receiving end when each would have
+ * arrived (the sending process cannot see the other's wire). Either way the
+ * link's two ends count three. Between processes the first three go as one
+ * message, sent at 20 ns when the first finishes serialising, the last two as a
+ * second, sent at 80 ns.
  */
 class MessageLinkFailureTestCase : public TestCase
 {
@@ -261,14 +294,18 @@ class MessageLinkFailureTestCase : public TestCase
         to->SetCellReceiveCallback([&arrivals](uint32_t, const FabricCell& cell) {
             arrivals.push_back(Simulator::Now().GetNanoSeconds());
         });
-        for (uint16_t i = 0; i < 5; ++i)
-        {
-            FabricCell cell;
-            cell.cellIndex = i;
-            cell.wireBytes = 250;
-            cell.payload = 234;
-            from->SendCell(cell);
-        }
+        auto send = [from](uint16_t first, uint16_t count) {
+            for (uint16_t i = first; i < first + count; ++i)
+            {
+                FabricCell cell;
+                cell.cellIndex = i;
+                cell.wireBytes = 250;
+                cell.payload = 234;
+                from->SendCell(cell);
+            }
+        };
+        send(0, 3);
+        Simulator::Schedule(NanoSeconds(25), [send]() { send(3, 2); });
         Simulator::Schedule(NanoSeconds(1050), &CellChannel::SetUp, channel, false);
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(arrivals.size(), 2, "two arrived");
@@ -285,8 +322,8 @@ class MessageLinkFailureTestCase : public TestCase
         if (m_crossing)
         {
             NS_TEST_EXPECT_MSG_EQ(DynamicCast<CellLoopbackChannel>(channel)->GetMessages(),
-                                  5,
-                                  "one message per cell");
+                                  2,
+                                  "one message per cell sent before the first finished");
         }
         Simulator::Destroy();
     }
@@ -310,9 +347,11 @@ Messages()
 {
     return {"links by messages",
             [](ScheduledFabricHelper& f) { f.SetFabricChannelType("ns3::CellLoopbackChannel"); },
-            // The same cells in the same events; an indication is one message
-            // per leaf where direct links have one event per spine.
-            1.02,
+            // Each cell's arrival is an event as on a direct link, and each
+            // message adds one, to send it: at most twice the events, when every
+            // message holds a single cell (and an indication is one message per
+            // leaf where direct links have one event per spine).
+            2.0,
             // A cell that ties with the failure instant may go either side of it,
             // one per failed link end; and the cells on a link when it fails were
             // scheduled by a different order of ties before it: 2 cells.
@@ -367,12 +406,58 @@ class IndicationMessagesTestCase : public TestCase
     /// Run the incast by messages, count indication messages.
     void DoRun() override
     {
-        CellLoopbackChannel::ResetIndications();
+        CellLoopbackChannel::ResetCounts();
         const ScenarioResult r = FlowControlledIncast(Messages().configure);
         NS_TEST_EXPECT_MSG_EQ(r.completions.size(), 8, "every message completed");
         NS_TEST_EXPECT_MSG_GT(CellLoopbackChannel::GetIndications(), 0, "indications sent");
         std::cout << GetName() << ": " << CellLoopbackChannel::GetIndications()
                   << " indication messages" << std::endl;
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
+ * The 16-host permutation of 1 MiB by messages: the cells sent on a link before
+ * the first of them finishes serialising share a message (more than one cell per
+ * message on the whole), and every message fits ns-3's MPI receive buffer
+ * (CellNetDevice::MAX_MESSAGE_BYTES; the test channel also refuses any larger).
+ */
+class MessageBatchTestCase : public TestCase
+{
+  public:
+    MessageBatchTestCase()
+        : TestCase("permutation: cells share messages, each fits an MPI receive buffer")
+    {
+    }
+
+  private:
+    /// Run the permutation by messages, count cells and messages.
+    void DoRun() override
+    {
+        const ClusterDescription c = SmallCluster(4, 4, 4);
+        CellLoopbackChannel::ResetCounts();
+        RdmaFabric f(c, Messages().configure);
+        for (const auto& [src, dst, bytes] : Permutation(c, 1 << 20))
+        {
+            f.Post(src, dst, bytes);
+        }
+        Simulator::Run();
+        uint64_t cells = 0;
+        const NetDeviceContainer ends = f.fabric.GetFabricDevices();
+        for (auto end = ends.Begin(); end != ends.End(); ++end)
+        {
+            cells += DynamicCast<CellNetDevice>(*end)->GetCellsSent();
+        }
+        const uint64_t messages = CellLoopbackChannel::GetCellMessages();
+        std::cout << GetName() << ": " << cells << " cells in " << messages << " messages ("
+                  << double(cells) / messages << " per message), the largest "
+                  << CellLoopbackChannel::GetLargest() << " B" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(f.completions.count, 16, "every message completed");
+        NS_TEST_EXPECT_MSG_GT(cells, messages, "more than one cell per message");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(CellLoopbackChannel::GetLargest(),
+                                    CellNetDevice::MAX_MESSAGE_BYTES,
+                                    "every message fits");
+        Simulator::Destroy();
     }
 };
 
@@ -387,6 +472,7 @@ class CellMessageTestSuite : public TestSuite
         AddTestCase(new MessageLinkFailureTestCase(false));
         AddTestCase(new MessageLinkFailureTestCase(true));
         AddTestCase(new IndicationMessagesTestCase());
+        AddTestCase(new MessageBatchTestCase());
         for (TestCase* c : AgreementCases({Messages()}))
         {
             AddTestCase(c);

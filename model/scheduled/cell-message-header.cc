@@ -61,6 +61,8 @@ CellMessageHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU32(m_cell.packetId);
     start.WriteHtonU64(m_cell.bytes);
     start.WriteU8(m_hasPacket ? 1 : 0);
+    start.WriteHtonU32(m_packetBytes);
+    start.WriteHtonU64(static_cast<uint64_t>(m_arrival.GetTimeStep()));
 }
 
 uint32_t
@@ -96,6 +98,8 @@ CellMessageHeader::Deserialize(Buffer::Iterator start)
     m_cell.bytes = start.ReadNtohU64();
     m_cell.packet = nullptr;
     m_hasPacket = start.ReadU8() != 0;
+    m_packetBytes = start.ReadNtohU32();
+    m_arrival = TimeStep(static_cast<int64_t>(start.ReadNtohU64()));
     return CELL_SIZE;
 }
 
@@ -110,19 +114,22 @@ CellMessageHeader::Print(std::ostream& os) const
     os << "cell type=" << +m_cell.type << " tc=" << +m_cell.tc << " src=" << m_cell.srcLeaf
        << " dst=" << m_cell.dstLeaf << ":" << m_cell.dstPort << " packet=" << m_cell.packetId
        << " cell=" << m_cell.cellIndex << "/" << m_cell.cellCount << " wire=" << m_cell.wireBytes
-       << " bytes=" << m_cell.bytes << " epoch=" << m_epoch;
+       << " bytes=" << m_cell.bytes << " epoch=" << m_epoch << " packetBytes=" << m_packetBytes
+       << " arrival=" << m_arrival.As(Time::NS);
 }
 
 void
-CellMessageHeader::SetCell(const FabricCell& cell, uint32_t epoch)
+CellMessageHeader::SetCell(const FabricCell& cell, uint32_t epoch, Time arrival)
 {
     m_kind = CELL;
     m_cell = cell;
     // The packet goes once, with its first cell: the receiving leaf's reassembly
     // takes it from whichever of its cells brings it.
     m_hasPacket = cell.packet && cell.cellIndex == 0;
+    m_packetBytes = 0;
     m_cell.packet = nullptr;
     m_epoch = epoch;
+    m_arrival = arrival;
 }
 
 void
@@ -150,6 +157,24 @@ bool
 CellMessageHeader::HasPacket() const
 {
     return m_hasPacket;
+}
+
+void
+CellMessageHeader::SetPacketBytes(uint32_t bytes)
+{
+    m_packetBytes = bytes;
+}
+
+uint32_t
+CellMessageHeader::GetPacketBytes() const
+{
+    return m_packetBytes;
+}
+
+Time
+CellMessageHeader::GetArrival() const
+{
+    return m_arrival;
 }
 
 uint32_t

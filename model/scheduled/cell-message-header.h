@@ -8,6 +8,7 @@
 #include "fabric-cell.h"
 
 #include "ns3/header.h"
+#include "ns3/nstime.h"
 
 #include <cstdint>
 
@@ -20,7 +21,8 @@ namespace ns3
  * a cell, or a spine's flow-control indication to a leaf.
  *
  * A cell's fields go as they are (its packet, for a data cell, follows the header
- * as the packet's own bytes), with the link's failure epoch when it was sent: a
+ * as the packet's own bytes; several cells may follow one another in one message),
+ * with its arrival time and the link's failure epoch when it was sent: a
  * cell sent before a failure that it would have met on the wire is lost at the
  * receiving end. An indication carries the spine, the destination leaf it is
  * about and whether to stop or go on. Not a wire format of any device: the
@@ -55,8 +57,11 @@ class CellMessageHeader : public Header
      * Carry a cell (its packet, if any, is not part of the header; it follows
      * the header of the packet's first cell only, see HasPacket).
      * \param cell the cell \param epoch the link's failure epoch when it was sent
+     * \param arrival when it reaches the far end of the link (absolute)
      */
-    void SetCell(const FabricCell& cell, uint32_t epoch);
+    void SetCell(const FabricCell& cell, uint32_t epoch, Time arrival);
+    /// \param bytes the bytes of the cell's packet, serialised, that follow the header
+    void SetPacketBytes(uint32_t bytes);
     /**
      * Carry a flow-control indication.
      * \param spine the spine \param leaf the destination leaf it is about
@@ -70,6 +75,10 @@ class CellMessageHeader : public Header
     const FabricCell& GetCell() const;
     /// \return whether the cell's packet follows the header (a data cell of index 0)
     bool HasPacket() const;
+    /// \return the bytes of the serialised packet that follows (0 if none)
+    uint32_t GetPacketBytes() const;
+    /// \return when the cell reaches the far end of the link
+    Time GetArrival() const;
     /// \return the link's failure epoch when the cell was sent
     uint32_t GetEpoch() const;
     /// \return the indicating spine
@@ -79,19 +88,22 @@ class CellMessageHeader : public Header
     /// \return whether the indication says stop
     bool IsStop() const;
 
-    /// Serialized size of a cell message (kind, epoch, the cell's fields, packet flag).
-    static constexpr uint32_t CELL_SIZE = 1 + 4 + 3 + 5 * 2 + 4 * 4 + 8 + 1;
+    /// Serialized size of a cell (kind, epoch, the cell's fields, packet flag and
+    /// bytes, arrival).
+    static constexpr uint32_t CELL_SIZE = 1 + 4 + 3 + 5 * 2 + 4 * 4 + 8 + 1 + 4 + 8;
     /// Serialized size of an indication (kind, spine, leaf, stop).
     static constexpr uint32_t INDICATION_SIZE = 1 + 2 + 2 + 1;
 
   private:
-    Kind m_kind{CELL};       //!< what is carried
-    FabricCell m_cell;       //!< the cell, without its packet
-    bool m_hasPacket{false}; //!< a data cell's packet follows
-    uint32_t m_epoch{0};     //!< the link's failure epoch at sending
-    uint16_t m_spine{0};     //!< indication: the spine
-    uint16_t m_leaf{0};      //!< indication: the destination leaf
-    bool m_stop{false};      //!< indication: stop or go on
+    Kind m_kind{CELL};         //!< what is carried
+    FabricCell m_cell;         //!< the cell, without its packet
+    bool m_hasPacket{false};   //!< a data cell's packet follows
+    uint32_t m_packetBytes{0}; //!< its bytes
+    Time m_arrival;            //!< when the cell reaches the far end
+    uint32_t m_epoch{0};       //!< the link's failure epoch at sending
+    uint16_t m_spine{0};       //!< indication: the spine
+    uint16_t m_leaf{0};        //!< indication: the destination leaf
+    bool m_stop{false};        //!< indication: stop or go on
 };
 
 } // namespace ns3

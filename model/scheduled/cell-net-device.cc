@@ -86,6 +86,10 @@ CellNetDevice::DoDispose()
     m_generation++;
     m_inFlight.clear();
     m_train.clear();
+    m_flushEvent.Cancel();
+    m_outgoing = nullptr;
+    m_arrivingEvent.Cancel();
+    m_arriving.clear();
     m_rxCallback = MakeNullCallback<void, uint32_t, const FabricCell&>();
     m_indicationCallback = MakeNullCallback<void, uint32_t, uint32_t, bool>();
     m_linkChangeCb.clear();
@@ -132,18 +136,7 @@ CellNetDevice::SendCell(const FabricCell& cell)
     m_txTrace(m_port, cell);
     if (m_crossesProcesses)
     {
-        // The arrival rounded down to the simulator's resolution, as ScheduleHead
-        // rounds it; the other process owns it from here.
-        CellMessageHeader header;
-        header.SetCell(cell, m_channel->GetEpoch());
-        Ptr<Packet> message = header.HasPacket() ? cell.packet->Copy() : Create<Packet>();
-        message->AddHeader(header);
-        const Time arrival =
-            Simulator::Now() +
-            std::max(FemtoSeconds(static_cast<int64_t>(arrivalFs - nowFs)), Time(0));
-        NS_LOG_LOGIC("port " << m_port << ": cell to another process, arrives at "
-                             << arrival.As(Time::NS));
-        m_channel->SendToProcess(message, m_peer, arrival);
+        SendToProcess(cell, nowFs, arrivalFs);
         return true;
     }
     if (cell.type == FabricCell::DATA)
@@ -159,6 +152,74 @@ CellNetDevice::SendCell(const FabricCell& cell)
         ScheduleHead();
     }
     return true;
+}
+
+void
+CellNetDevice::SendToProcess(const FabricCell& cell, __int128_t nowFs, __int128_t arrivalFs)
+{
+    NS_LOG_FUNCTION(this << cell.packetId << cell.cellIndex);
+    // The arrival rounded down to the simulator's resolution, as ScheduleHead
+    // rounds it; the other process owns the cell from here.
+    const Time arrival =
+        Simulator::Now() + std::max(FemtoSeconds(static_cast<int64_t>(arrivalFs - nowFs)), Time(0));
+    CellMessageHeader header;
+    header.SetCell(cell, m_channel->GetEpoch(), arrival);
+    Ptr<Packet> part;
+    if (header.HasPacket())
+    {
+        // The packet as ns-3 serialises it, which writes no zero-filled payload
+        // (an RDMA packet's is), so that several cells with their packets share
+        // one message.
+        const uint32_t size = cell.packet->GetSerializedSize();
+        m_serialised.resize(size);
+        NS_ABORT_MSG_IF(!cell.packet->Serialize(m_serialised.data(), size),
+                        "CellNetDevice: packet " << cell.packetId << " does not serialise");
+        part = Create<Packet>(m_serialised.data(), size);
+        header.SetPacketBytes(size);
+    }
+    else
+    {
+        part = Create<Packet>();
+    }
+    part->AddHeader(header);
+    const uint32_t partBytes = part->GetSerializedSize();
+    NS_ABORT_MSG_IF(partBytes > MAX_MESSAGE_BYTES,
+                    "CellNetDevice: a cell of packet "
+                        << cell.packetId << " takes " << partBytes
+                        << " B serialised, more than a message to another process holds ("
+                        << MAX_MESSAGE_BYTES << " B)");
+    // Two packets' serialised sizes overstate the two joined (each counts the
+    // packet's own fields once): a message stays within the limit.
+    if (m_outgoing && m_outgoing->GetSerializedSize() + partBytes > MAX_MESSAGE_BYTES)
+    {
+        m_flushEvent.Cancel();
+        FlushToProcess(); // full: it goes now, earlier than it must
+    }
+    if (m_outgoing)
+    {
+        NS_LOG_LOGIC("port " << m_port << ": cell to another process, arrives at "
+                             << arrival.As(Time::NS) << ", with the message's other cells");
+        m_outgoing->AddAtEnd(part);
+        return;
+    }
+    // The message must leave a lookahead (the link delay) before its first cell
+    // arrives, so when that cell's serialisation ends: the cells sent until then
+    // go with it, one message for them all.
+    NS_LOG_LOGIC("port " << m_port << ": cell to another process, arrives at "
+                         << arrival.As(Time::NS) << ", a new message");
+    m_outgoing = part;
+    m_outgoingArrival = arrival;
+    const Time leaves = FemtoSeconds(static_cast<int64_t>(m_busyUntilFs - nowFs));
+    m_flushEvent = Simulator::Schedule(leaves, &CellNetDevice::FlushToProcess, this);
+}
+
+void
+CellNetDevice::FlushToProcess()
+{
+    NS_LOG_FUNCTION(this);
+    Ptr<Packet> message = m_outgoing;
+    m_outgoing = nullptr;
+    m_channel->SendToProcess(message, m_peer, m_outgoingArrival);
 }
 
 void
@@ -275,9 +336,10 @@ CellNetDevice::ReceiveFromProcess(Ptr<Packet> message)
 {
     NS_LOG_FUNCTION(this << message);
     CellMessageHeader header;
-    message->RemoveHeader(header);
+    message->PeekHeader(header);
     if (header.GetKind() == CellMessageHeader::INDICATION)
     {
+        message->RemoveHeader(header);
         NS_LOG_LOGIC("port " << m_port << ": indication from spine " << header.GetSpine()
                              << " for leaf " << header.GetLeaf());
         if (!m_indicationCallback.IsNull())
@@ -286,20 +348,58 @@ CellNetDevice::ReceiveFromProcess(Ptr<Packet> message)
         }
         return;
     }
-    FabricCell cell = header.GetCell();
-    if (header.HasPacket())
+    // A message arrives with its first cell; its other cells arrive after it, in
+    // order, and after any cell of an earlier message still to arrive.
+    const bool idle = m_arriving.empty();
+    while (message->GetSize() > 0)
     {
-        cell.packet = message;
+        message->RemoveHeader(header);
+        FabricCell cell = header.GetCell();
+        if (header.HasPacket())
+        {
+            const uint32_t size = header.GetPacketBytes();
+            m_serialised.resize(size);
+            message->CopyData(m_serialised.data(), size);
+            message->RemoveAtStart(size);
+            cell.packet = Create<Packet>(m_serialised.data(), size, true);
+        }
+        m_arriving.push_back({header.GetArrival(), header.GetEpoch(), std::move(cell)});
     }
-    // Every process runs the link's failures on its copy of the link: a failure
-    // since the cell left loses it, as it loses the cells in flight in one process.
-    if (header.GetEpoch() != m_channel->GetEpoch() || !m_channel->IsUp())
+    NS_LOG_LOGIC("port " << m_port << ": " << m_arriving.size()
+                         << " cells from another process to arrive");
+    if (idle)
     {
-        NS_LOG_LOGIC("port " << m_port << ": the link failed while the cell was on it");
-        Lose(cell);
-        return;
+        DeliverArriving();
     }
-    Receive(cell);
+}
+
+void
+CellNetDevice::DeliverArriving()
+{
+    NS_LOG_FUNCTION(this);
+    // Every cell due now in this event, as a direct link's head would; the next
+    // at its own time.
+    while (!m_arriving.empty() && m_arriving.front().arrival <= Simulator::Now())
+    {
+        Arriving arriving = std::move(m_arriving.front());
+        m_arriving.pop_front();
+        // Every process runs the link's failures on its copy of the link: a
+        // failure since the cell left loses it, as it loses the cells in flight
+        // in one process.
+        if (arriving.epoch != m_channel->GetEpoch() || !m_channel->IsUp())
+        {
+            NS_LOG_LOGIC("port " << m_port << ": the link failed while the cell was on it");
+            Lose(arriving.cell);
+            continue;
+        }
+        Receive(arriving.cell);
+    }
+    if (!m_arriving.empty())
+    {
+        m_arrivingEvent = Simulator::Schedule(m_arriving.front().arrival - Simulator::Now(),
+                                              &CellNetDevice::DeliverArriving,
+                                              this);
+    }
 }
 
 void

@@ -9,6 +9,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
+#include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -38,16 +39,23 @@ class Node;
  * serialisation times do not accumulate rounding error.
  *
  * On a link whose ends are in different processes of a distributed run
- * (CellChannel::CrossesProcesses), each cell is serialised (CellMessageHeader)
- * and handed to the channel at its arrival time instead: the other process
- * delivers it with ReceiveFromProcess, one event per cell (no trains), and loses
- * it there if the link failed while it was on the wire.
+ * (CellChannel::CrossesProcesses), each cell is serialised (CellMessageHeader,
+ * with its arrival time) instead. The cells sent before the first of them
+ * finishes serialising go to the other process as one message, handed to the
+ * channel then, a link delay (the lookahead) before that cell arrives; the other
+ * process delivers each at its own arrival time (ReceiveFromProcess; no trains),
+ * and loses it there if the link failed while it was on the wire.
  *
  * Ordinary packets cannot be sent on it (Send returns false): it carries cells.
  */
 class CellNetDevice : public NetDevice
 {
   public:
+    /// The most a message to another process may take serialised: ns-3's MPI
+    /// interfaces (3.37 to 3.48) receive into buffers of 2000 bytes, 16 of them
+    /// the arrival time, node and device.
+    static constexpr uint32_t MAX_MESSAGE_BYTES = 2000 - 16;
+
     /// Receives a cell: (local port index of the receiving device, cell).
     typedef Callback<void, uint32_t, const FabricCell&> CellReceiveCallback;
 
@@ -233,6 +241,24 @@ class CellNetDevice : public NetDevice
     void Receive(const FabricCell& cell);
     /// The cell is lost on the link: count and trace it. \param cell the cell
     void Lose(const FabricCell& cell);
+    /**
+     * Put a cell in the message to the other process (a link that
+     * CrossesProcesses), the message opened if none is.
+     * \param cell the cell \param nowFs the time now \param arrivalFs its arrival, fs
+     */
+    void SendToProcess(const FabricCell& cell, __int128_t nowFs, __int128_t arrivalFs);
+    /// Hand the message of cells to the channel, as its first cell finishes serialising.
+    void FlushToProcess();
+    /// Deliver the cells from another process due now; schedule the next.
+    void DeliverArriving();
+
+    /// A cell from another process, to arrive.
+    struct Arriving
+    {
+        Time arrival;    //!< when it reaches this end
+        uint32_t epoch;  //!< the link's failure epoch when it was sent
+        FabricCell cell; //!< the cell, with its packet if it brings it
+    };
 
     Ptr<Node> m_node;            //!< owner
     Ptr<CellChannel> m_channel;  //!< link
@@ -247,10 +273,16 @@ class CellNetDevice : public NetDevice
     __int128_t m_busyUntilFs{0}; //!< departure clock, femtoseconds (128 bits: no overflow)
     std::deque<std::pair<__int128_t, FabricCell>> m_inFlight; //!< (arrival fs, cell), FIFO
     Time m_trainWindow{0};                                    //!< TrainWindow attribute
-    std::vector<FabricCell> m_train;  //!< the train being delivered (reused)
-    uint32_t m_generation{0};         //!< bumped when in-flight cells are lost
-    bool m_crossesProcesses{false};   //!< the link's other end is in another process
-    CellReceiveCallback m_rxCallback; //!< to the switch
+    std::vector<FabricCell> m_train;   //!< the train being delivered (reused)
+    uint32_t m_generation{0};          //!< bumped when in-flight cells are lost
+    bool m_crossesProcesses{false};    //!< the link's other end is in another process
+    Ptr<Packet> m_outgoing;            //!< the message to the other process being filled
+    std::vector<uint8_t> m_serialised; //!< a packet serialised (reused)
+    Time m_outgoingArrival;            //!< when its first cell arrives
+    EventId m_flushEvent;              //!< FlushToProcess of m_outgoing
+    std::deque<Arriving> m_arriving;   //!< cells from another process, in arrival order
+    EventId m_arrivingEvent;           //!< DeliverArriving of the first of them
+    CellReceiveCallback m_rxCallback;  //!< to the switch
     Callback<void, uint32_t, uint32_t, bool> m_indicationCallback; //!< to the switch
     std::vector<Callback<void>> m_linkChangeCb;                    //!< link change listeners
     uint64_t m_cellsSent{0};                                       //!< counter
