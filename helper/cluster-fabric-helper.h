@@ -55,13 +55,14 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
      * l * partitions / leaves, spine s to process s * partitions / spines; every
      * leaf-spine link whose ends are in different processes becomes a remote
      * channel (RoceRemoteChannel on the Ethernet Clos, CellRemoteChannel on the
-     * scheduled fabric, which sends each cell and each spine's flow-control
-     * indication as a message), whose propagation delay is the lookahead. Every
+     * scheduled fabric, which sends its cells and each spine's flow-control
+     * indications as messages), whose propagation delay is the lookahead. Every
      * process builds the whole cluster; each runs only what happens on its own
      * nodes, so applications go on its own hosts only (IsLocalHost). 1, the
-     * default, is a sequential run. More needs ns-3 built with MPI (--enable-mpi), MpiInterface
-     * enabled with exactly that many processes, no more partitions than leaves and
-     * a positive fabric link delay; Install stops with a message otherwise.
+     * default, is a sequential run. More needs ns-3 built with MPI
+     * (--enable-mpi), MpiInterface enabled with exactly that many processes, no
+     * more partitions than leaves and a positive fabric link delay; Install stops
+     * with a message otherwise.
      * \param partitions processes, at least 1
      */
     void SetPartitions(uint32_t partitions);

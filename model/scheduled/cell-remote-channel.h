@@ -16,10 +16,11 @@ namespace ns3
  * different MPI processes of a distributed run (built only in an ns-3 configured
  * with --enable-mpi).
  *
- * The sending CellNetDevice serialises each cell (CellMessageHeader, and a data
- * cell's packet after it) and this channel hands it to ns-3's MPI interface,
- * which schedules its arrival in the process that owns the receiving node, at the
- * device's MpiReceiver (aggregated by ScheduledFabricHelper). The propagation
+ * The sending CellNetDevice serialises its cells (CellMessageHeader, and a data
+ * cell's packet after it), several to a message, and this channel hands each
+ * message to ns-3's MPI interface, which schedules its arrival in the process that
+ * owns the receiving node, at the device's MpiReceiver (aggregated by
+ * ScheduledFabricHelper). The propagation
  * Delay is the lookahead of the distributed simulator, so it must be positive.
  * Every process holds a copy of the link and runs its failures, so the receiving
  * end knows whether a cell would have met a failure on the wire.
