@@ -3,13 +3,14 @@
  */
 
 // ai-fabric-cell-messages: what a leaf-spine link of the scheduled fabric carries
-// when its ends are in different processes of a distributed run. Every cell and
-// every spine's flow-control indication then goes as a serialised message
-// (CellMessageHeader) that the receiving end rebuilds. Here a channel that
-// claims to cross processes hands each message, serialised to bytes and rebuilt
-// as MPI does, back to this process at its arrival time, so the whole message
-// path runs without MPI: first the header and one link under a failure, then the
-// validation scenarios, which must give the results of the direct links.
+// when its ends are in different processes of a distributed run. Its cells,
+// several to a message, and every spine's flow-control indication then go as
+// serialised messages (CellMessageHeader) that the receiving end rebuilds. Here
+// a channel that claims to cross processes hands each message, serialised to
+// bytes and rebuilt as MPI does, back to this process at its arrival time, so the
+// whole message path runs without MPI: first the header and one link under a
+// failure, then indications, messages' sizes, and the validation scenarios,
+// which must agree with direct links.
 
 #include "scheduled-scenarios.h"
 
@@ -332,14 +333,15 @@ class MessageLinkFailureTestCase : public TestCase
 };
 
 /**
- * Every leaf-spine link by messages. A message arrives when the cell would (its
- * arrival computed at sending, rounded as a direct link rounds it), so the cells,
- * their times and the events are those of direct links; only events at the same
- * instant may run in another order, as they do when MPI hands a process the
- * messages of another. Cells of equal size on links of equal rate tie often (two
- * leaves' cells reach a spine port in the same nanosecond), and which goes first
- * is a different, equally valid schedule: the scenarios must agree as closely as
- * an approximation must, with about as many events.
+ * Every leaf-spine link by messages. A message arrives with its first cell and
+ * each of its cells is delivered at its own arrival (computed at sending, rounded
+ * as a direct link rounds it), so the cells and their times are those of direct
+ * links; only events at the same instant may run in another order, since a cell
+ * from a message is scheduled when the message arrives, as when MPI hands a
+ * process the messages of another. Cells of equal size on links of equal rate tie
+ * often (two leaves' cells reach a spine port in the same nanosecond), and which
+ * goes first is a different, equally valid schedule: the scenarios must agree as
+ * closely as an approximation must.
  * \return the mode
  */
 Approximation
