@@ -20,9 +20,10 @@ namespace ns3
  * \brief What a leaf-spine link carries to the other process of a distributed run:
  * a cell, or a spine's flow-control indication to a leaf.
  *
- * A cell's fields go as they are (its packet, for a data cell, follows the header
- * as the packet's own bytes; several cells may follow one another in one message),
- * with its arrival time and the link's failure epoch when it was sent: a
+ * A cell's fields go as they are (a packet's first data cell is followed by the
+ * packet as ns-3 serialises it, GetPacketBytes long; several cells may follow one
+ * another in one message), with its arrival time and the link's failure epoch
+ * when it was sent: a
  * cell sent before a failure that it would have met on the wire is lost at the
  * receiving end. An indication carries the spine, the destination leaf it is
  * about and whether to stop or go on. Not a wire format of any device: the

@@ -96,7 +96,8 @@ class CellNetDevice : public NetDevice
     /**
      * A cell or an indication arrives from the process at the other end of the
      * link (the callback of the device's MpiReceiver).
-     * \param message a CellMessageHeader, then a data cell's packet
+     * \param message one indication, or cells one after another: each a
+     *        CellMessageHeader, a packet's first cell followed by the packet serialised
      */
     void ReceiveFromProcess(Ptr<Packet> message);
 
