@@ -215,6 +215,12 @@ RdmaQueuePair::OnAck(uint32_t psn24,
     NS_LOG_LOGIC("qp " << m_qpn << ": " << (nak ? "NAK" : "ACK") << " PSN " << psn
                        << ", acknowledged up to " << newUna << " (sent up to " << m_sndMax << ")");
     m_sndUna = static_cast<uint64_t>(newUna);
+    // A resend the acknowledgement has made needless must not count as sendable: with
+    // nothing new to send, NextSegment would run past the last message.
+    m_resend.erase(std::remove_if(m_resend.begin(),
+                                  m_resend.end(),
+                                  [this](uint64_t resend) { return resend < m_sndUna; }),
+                   m_resend.end());
     while (!m_sends.empty() && m_sends.front().firstPsn + m_sends.front().packets <= m_sndUna)
     {
         done.emplace_back(m_sends.front().info, m_sends.front().cb);
