@@ -40,6 +40,23 @@ TEST(SampleStatistics, OneToAHundredByHand)
     EXPECT_EQ(s.GetPercentile(0.999), 100);
 }
 
+TEST(SampleStatistics, FewSamplesHaveEveryPercentile)
+{
+    // One sample is every percentile (an MoE layer run once has one dispatch).
+    SampleStatistics one;
+    one.Add(7);
+    EXPECT_EQ(one.GetPercentile(0.5), 7);
+    EXPECT_EQ(one.GetPercentile(0.99), 7);
+    // Two: p50 is the ceil(2 x 0.5) = 1st largest, p10 the ceil(2 x 0.9) = 2nd, the
+    // smallest; p99 the ceil(0.02) = 1st.
+    SampleStatistics two;
+    two.Add(3);
+    two.Add(5);
+    EXPECT_EQ(two.GetPercentile(0.5), 5);
+    EXPECT_EQ(two.GetPercentile(0.1), 3);
+    EXPECT_EQ(two.GetPercentile(0.99), 5);
+}
+
 TEST(SampleStatisticsDeathTest, ProbabilityOutsideZeroOne)
 {
     SampleStatistics s;

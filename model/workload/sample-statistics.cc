@@ -88,6 +88,14 @@ SampleStatistics::GetPercentile(double p) const
     {
         return 0;
     }
+    // The ceil(N (1 - p))-th largest sample. Boost's right tail quantile answers NaN
+    // when that is the N-th largest, the smallest (one sample, or p <= 1/N): that
+    // one is the minimum.
+    const auto rank = static_cast<std::size_t>(std::ceil(m_samples.size() * (1 - p)));
+    if (rank >= m_samples.size())
+    {
+        return GetMin();
+    }
     using Tail = acc::accumulator_set<double, acc::stats<acc::tag::tail_quantile<acc::right>>>;
     Tail tail(acc::tag::tail<acc::right>::cache_size = m_samples.size());
     for (double x : m_samples)

@@ -41,7 +41,8 @@ class SampleStatistics
     double GetMax() const;
     /**
      * \param p probability in (0, 1)
-     * \return the p-quantile (0 without samples)
+     * \return the p-quantile, the ceil(N (1 - p))-th largest of N samples (0 without
+     *         samples)
      */
     double GetPercentile(double p) const;
     /// \return the samples, in the order added
