@@ -238,4 +238,11 @@ function(ai_fabric_add_out_of_tree_tests)
 ${rerun} rerun/data-parallel-scheduled.json --program examples/data-parallel"
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/rerun)
+
+  # The flagship's results at a reduced size: schema, conservation, the scheduled
+  # fabric's drops, idle fabrics against ideal, and the same files for any --jobs.
+  add_test(NAME ai-fabric-comparison-results
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-comparison-results.py
+                   ${CMAKE_BINARY_DIR}/examples/fabric-comparison
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 endfunction()

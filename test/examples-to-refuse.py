@@ -6,6 +6,24 @@
 # text, which names the option and its value, on standard error. Each tuple is
 # (example name with arguments, text its error output must contain).
 refused_examples = [
+    ("fabric-comparison --fabrics=ideal,mesh",
+     "--fabrics=ideal,mesh: mesh is not one of ideal, scheduled, ethernet, ai-ethernet"),
+    ("fabric-comparison --workloads=dp,cp", "--workloads=dp,cp: cp is not one of dp, pp,"),
+    ("fabric-comparison --conditions=alone,flood",
+     "--conditions=alone,flood: flood is not one of alone, neighbour, failure, nic, linkspeed"),
+    ("fabric-comparison --fabrics=ethernet,ethernet", "ethernet is listed twice"),
+    ("fabric-comparison --scale=huge", "--scale=huge is not a scale (small or large)"),
+    ("fabric-comparison --leaves=2 --hostsPerLeaf=4",
+     "--scale=small: the cluster (--leaves=2 --hostsPerLeaf=4 --gpusPerServer=4: 2 servers) "
+     "needs at least 4 servers"),
+    ("fabric-comparison --ppStages=5", "--ppStages=5 is more than the 4 servers of the workload's job"),
+    ("fabric-comparison --spines=3", "--spines=3 must be even for the linkspeed condition"),
+    ("fabric-comparison --jobs=0", "--jobs=0 must be in 1..256"),
+    ("fabric-comparison --sweep=cellSize",
+     "--sweep=cellSize is not a parameter to sweep (requestInterval, creditSize, dcqcnTimer, "
+     "bufferSize)"),
+    ("fabric-comparison --allReduce=butterfly", "--allReduce=butterfly is not an AllReduce algorithm"),
+    ("fabric-comparison --jobModel=gpt5", "--jobModel=gpt5 is not a transformer preset"),
     ("collective-perf --op=AllToNone", "--op=AllToNone is not a collective (AllGather, AllReduce,"),
     ("collective-perf --algorithm=butterfly",
      "--algorithm=butterfly is not an algorithm of AllReduce (ns3::"),

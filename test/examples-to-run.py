@@ -46,6 +46,11 @@ cpp_examples = [
      "--schedule=gpipe --slowGpu=5:1.5:0", "True", "True"),
     ("tenants --workloads=dp,moe --placement=interleaved --fabric=ethernet --gradientBytes=4M "
      "--bucketBytes=1M --tokensPerRank=256 --iterations=1", "True", "True"),
+    # The flagship at a reduced size (scripts/check-comparison-results.py checks its
+    # results out of tree); it forks a process per scenario, so no valgrind run.
+    ("fabric-comparison --workloads=dp,tp-server --conditions=alone,failure "
+     "--dpGradientBytes=4M --dpBucketBytes=1M --iterations=1 --jobs=2 "
+     "--resultsDir=results/fabric-comparison-test", "True", "False"),
     ("rdma-point-to-point --size=1000000", "True", "True"),
     ("rdma-point-to-point --size=100000 --mtu=1024 --pcap=true --ascii=true", "True", "False"),
 ]
