@@ -140,13 +140,17 @@ class ComparisonReport
             const ComparisonRow* neighbour = Find("neighbour", row.Get("fabric"), "alone", "");
             if (neighbour && row.Metric("neighbourIteration_us") > 0)
             {
-                row.neighbourSlowdown =
-                    row.Metric("neighbourIteration_us") / neighbour->Metric("iteration_us");
+                // Against the neighbour alone; under nic, against the neighbour beside
+                // the same workload without the throttled NIC.
+                const double base = row.Get("condition") == "nic" && alone
+                                        ? alone->Metric("neighbourIteration_us")
+                                        : neighbour->Metric("iteration_us");
+                row.neighbourSlowdown = base > 0 ? row.Metric("neighbourIteration_us") / base : 0;
             }
             // The failure's throughput dip needs a workload that sends without pause
             // (one with a "none" baseline: dp reduces back to back there).
             const ComparisonRow* none =
-                Find(row.Get("workload"), row.Get("fabric"), "failure", "none");
+                Find(row.Get("workload"), row.Get("fabric"), "failure", "none", row.Get("sweep"));
             if (row.Get("condition") == "failure" && row.Get("variant") != "none" && none)
             {
                 MeasureFailure(row, *none);
@@ -163,7 +167,7 @@ class ComparisonReport
     /// \param os where to write summary.csv
     void WriteCsv(std::ostream& os) const
     {
-        os << "workload,fabric,condition,variant,completed,normalised,slowdown,"
+        os << "workload,fabric,condition,variant,sweep,completed,normalised,slowdown,"
               "neighbourSlowdown,failureDip,recovery_us,blackout_us,baselineSilence_us,"
               "fabricBinds";
         for (const std::string& column : ComparisonMetricColumns())
@@ -178,10 +182,10 @@ class ComparisonReport
         for (const ComparisonRow& row : m_rows)
         {
             os << row.Get("workload") << "," << row.Get("fabric") << "," << row.Get("condition")
-               << "," << row.Get("variant") << "," << (row.result["completed"].get<bool>() ? 1 : 0)
-               << "," << row.normalised << "," << row.slowdown << "," << row.neighbourSlowdown
-               << "," << row.dip << "," << row.recovery_us << "," << row.blackout_us << ","
-               << row.baselineSilence_us << ","
+               << "," << row.Get("variant") << "," << row.Get("sweep") << ","
+               << (row.result["completed"].get<bool>() ? 1 : 0) << "," << row.normalised << ","
+               << row.slowdown << "," << row.neighbourSlowdown << "," << row.dip << ","
+               << row.recovery_us << "," << row.blackout_us << "," << row.baselineSilence_us << ","
                << (FabricBinds(row.Get("workload"), row.Get("condition"), row.Get("variant")) ? 1
                                                                                               : 0);
             for (const std::string& column : ComparisonMetricColumns())
@@ -243,6 +247,7 @@ class ComparisonReport
             const auto key =
                 std::make_tuple(row.Get("workload"), row.Get("condition"), row.Get("variant"));
             if (row.Get("fabric") != "ideal" && row.Get("workload") != "neighbour" &&
+                row.Get("sweep").empty() &&
                 std::find(groups.begin(), groups.end(), key) == groups.end())
             {
                 groups.push_back(key);
@@ -253,6 +258,84 @@ class ComparisonReport
             findings.push_back(Describe(workload, condition, variant));
         }
         return findings;
+    }
+
+    /**
+     * The sweeps: for each scenario swept and each fabric, its normalised time (and,
+     * under a condition, its slowdown) at every value of the parameter, and whether
+     * the result hangs on it (a range wider than the tolerance).
+     * \return one line per scenario and fabric swept
+     */
+    std::vector<std::string> GetSweepFindings() const
+    {
+        std::vector<std::string> lines;
+        std::vector<std::string> done;
+        for (const ComparisonRow& row : m_rows)
+        {
+            const std::string sweep = row.Get("sweep");
+            if (sweep.empty())
+            {
+                continue;
+            }
+            const std::string name = sweep.substr(0, sweep.find('='));
+            // A parameter swept under another condition ran alone only as a baseline.
+            const bool elsewhere =
+                std::any_of(m_rows.begin(), m_rows.end(), [&](const ComparisonRow& r) {
+                    return r.Get("sweep").rfind(name + "=", 0) == 0 &&
+                           r.Get("condition") != "alone";
+                });
+            if (elsewhere && row.Get("condition") == "alone")
+            {
+                continue;
+            }
+            const std::string key = row.Get("workload") + "/" + row.Get("condition") + "/" +
+                                    row.Get("variant") + "/" + row.Get("fabric") + "/" + name;
+            if (std::find(done.begin(), done.end(), key) != done.end())
+            {
+                continue;
+            }
+            done.push_back(key);
+            std::ostringstream line;
+            line.setf(std::ios::fixed);
+            line.precision(3);
+            line << "**" << row.Get("workload") << ", " << row.Get("condition")
+                 << (row.Get("variant").empty() ? "" : " " + row.Get("variant")) << ", on "
+                 << row.Get("fabric") << "**, " << name << ":";
+            double low = 0;
+            double high = 0;
+            for (const ComparisonRow& other : m_rows)
+            {
+                const std::string value = other.Get("sweep");
+                if (value.rfind(name + "=", 0) != 0 || other.Get("fabric") != row.Get("fabric") ||
+                    other.Get("workload") != row.Get("workload") ||
+                    other.Get("condition") != row.Get("condition") ||
+                    other.Get("variant") != row.Get("variant"))
+                {
+                    continue;
+                }
+                if (!other.result["completed"].get<bool>())
+                {
+                    line << " " << value.substr(name.size() + 1) << " did not finish;";
+                    continue;
+                }
+                line << " " << value.substr(name.size() + 1) << " " << other.normalised;
+                if (other.Get("condition") != "alone")
+                {
+                    line << " (slowdown " << other.slowdown << ")";
+                }
+                line << ";";
+                low = low == 0 ? other.normalised : std::min(low, other.normalised);
+                high = std::max(high, other.normalised);
+            }
+            line << (high > low * (1 + COMPARISON_TOLERANCE)
+                         ? " the result hangs on this parameter (" +
+                               std::to_string(
+                                   static_cast<int>(std::lround((high / low - 1) * 100))) +
+                               "% from lowest to highest)."
+                         : " within 5% across the range.");
+            lines.push_back(line.str());
+        }
+        return lines;
     }
 
     /**
@@ -305,7 +388,7 @@ class ComparisonReport
         {
             const auto key =
                 std::make_tuple(row.Get("workload"), row.Get("condition"), row.Get("variant"));
-            if (std::find(done.begin(), done.end(), key) != done.end())
+            if (!row.Get("sweep").empty() || std::find(done.begin(), done.end(), key) != done.end())
             {
                 continue;
             }
@@ -375,29 +458,41 @@ class ComparisonReport
         return Find(workload, fabric, "alone", "");
     }
 
-    /// \param row a scenario \return what its slowdown is against: the same fabric and
-    ///         workload without the condition (failure: its "none" variant, else alone)
+    /// \param row a scenario \return what its slowdown is against: the same fabric,
+    ///         workload and sweep setting without the condition (failure: its "none"
+    ///         variant; nic: beside the neighbour without the throttled NIC; else alone)
     const ComparisonRow* FindBaseline(const ComparisonRow& row) const
     {
+        const std::string sweep = row.Get("sweep");
         const ComparisonRow* none =
-            Find(row.Get("workload"), row.Get("fabric"), row.Get("condition"), "none");
-        return none ? none : Find(row.Get("workload"), row.Get("fabric"), "alone", "");
+            Find(row.Get("workload"), row.Get("fabric"), row.Get("condition"), "none", sweep);
+        // The throttled NIC runs beside the neighbour: against the neighbour alone, its
+        // slowdowns say who pays for the impairment.
+        const ComparisonRow* shared =
+            row.Get("condition") == "nic"
+                ? Find(row.Get("workload"), row.Get("fabric"), "neighbour", "", sweep)
+                : nullptr;
+        return none     ? none
+               : shared ? shared
+                        : Find(row.Get("workload"), row.Get("fabric"), "alone", "", sweep);
     }
 
     /**
      * \param workload a workload \param fabric a fabric \param condition a condition
-     * \param variant its variant
+     * \param variant its variant \param sweep the swept parameter's setting ("" none)
      * \return the row of that scenario, or null
      */
     const ComparisonRow* Find(const std::string& workload,
                               const std::string& fabric,
                               const std::string& condition,
-                              const std::string& variant) const
+                              const std::string& variant,
+                              const std::string& sweep = "") const
     {
         for (const ComparisonRow& row : m_rows)
         {
             if (row.Get("workload") == workload && row.Get("fabric") == fabric &&
-                row.Get("condition") == condition && row.Get("variant") == variant)
+                row.Get("condition") == condition && row.Get("variant") == variant &&
+                row.Get("sweep") == sweep)
             {
                 return &row;
             }
@@ -431,8 +526,9 @@ class ComparisonReport
      * are identical until the failure: same seed, same events):
      * dip: bytes delivered in the 100 us after the failure / the baseline's in the same
      * 100 us; recovery: from the failure to the end of the first 50 us window that
-     * delivers 90% of the baseline's mean rate; blackout: the longest stretch after the
-     * failure in which nothing was delivered (the baseline's own longest one, between
+     * delivers 90% of the baseline's mean rate, and past any silence longer than the
+     * baseline's longest (a stall that follows a brief recovery); blackout: the longest stretch
+     * after the failure in which nothing was delivered (the baseline's own longest one, between
      * collective phases, is kept beside it).
      * \param row a failure scenario \param baseline its "none" variant
      */
@@ -485,6 +581,17 @@ class ComparisonReport
         };
         row.blackout_us = longestSilence(rate);
         row.baselineSilence_us = longestSilence(base);
+        // Not recovered while a silence longer than the baseline's is still to come.
+        double stretch = 0;
+        for (std::size_t i = f; i + 1 < rate.size(); ++i)
+        {
+            stretch = rate[i] < 0.01 * baseMean ? stretch + bin : 0;
+            if (stretch > row.baselineSilence_us)
+            {
+                row.recovery_us =
+                    std::max(row.recovery_us, (i + 1) * bin - m_failAt.GetMicroSeconds());
+            }
+        }
     }
 
     /**
@@ -599,7 +706,11 @@ class ComparisonReport
         AddLatency(workload, rows, out);
         if (condition != "alone")
         {
-            out << " Slowdown against " << (condition == "failure" ? "no failure" : "alone") << ":";
+            out << " Slowdown against "
+                << (condition == "failure" ? "no failure"
+                    : condition == "nic"   ? "the same jobs without the throttled NIC"
+                                           : "alone")
+                << ":";
             for (const ComparisonRow* row : rows)
             {
                 out << " " << row->Get("fabric") << " " << row->slowdown;

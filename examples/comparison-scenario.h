@@ -63,16 +63,18 @@ ComparisonConditions()
 }
 
 /**
- * A parameter that may favour one fabric, swept by --sweep=NAME: the attribute it
- * sets, the values tried and the fabrics it applies to.
+ * A parameter that may favour one fabric, swept by --sweep=NAME: the attributes it
+ * sets (all to the same value), the values tried, the fabrics it applies to and the
+ * condition under which it matters.
  */
 struct SweepParameter
 {
-    std::string name;                 //!< --sweep value
-    std::string attribute;            //!< full attribute path for Config::SetDefault
-    std::vector<std::string> values;  //!< the values tried
-    std::vector<std::string> fabrics; //!< the fabrics it applies to
-    std::string why;                  //!< why it is swept, one line
+    std::string name;                    //!< --sweep value
+    std::vector<std::string> attributes; //!< full attribute paths for Config::SetDefault
+    std::vector<std::string> values;     //!< the values tried
+    std::vector<std::string> fabrics;    //!< the fabrics it applies to
+    std::string condition;               //!< where it matters: "alone" or "failure"
+    std::string why;                     //!< why it is swept, one line
 };
 
 /// \return the parameters --sweep knows
@@ -81,25 +83,44 @@ ComparisonSweeps()
 {
     static const std::vector<SweepParameter> sweeps{
         {"requestInterval",
-         "ns3::ScheduledLeafSwitch::RequestInterval",
+         {"ns3::ScheduledLeafSwitch::RequestInterval"},
          {"500ns", "1us", "2us", "4us"},
          {"scheduled"},
-         "no public figure: how long a VOQ coalesces credit requests (small messages wait for it)"},
+         "alone",
+         "no public figure: how long a VOQ coalesces credit requests (a message's tail waits "
+         "for it)"},
         {"creditSize",
-         "ns3::CreditScheduler::CreditSize",
+         {"ns3::CreditScheduler::CreditSize"},
          {"512", "1024", "2048"},
          {"scheduled"},
+         "alone",
          "Jericho-family credits are up to 1 KB; smaller credits cost more control cells"},
         {"dcqcnTimer",
-         "ns3::DcqcnCongestionControl::RateIncreaseTimer",
+         {"ns3::DcqcnCongestionControl::RateIncreaseTimer"},
          {"55us", "300us"},
          {"ethernet", "ai-ethernet"},
+         "alone",
          "DCQCN's rate-increase timer: 55 us in the paper, 300 us in NIC firmware"},
         {"bufferSize",
-         "ns3::SharedBufferMmu::BufferSize",
+         {"ns3::SharedBufferMmu::BufferSize"},
          {"16777216", "33554432", "67108864"},
          {"ethernet", "ai-ethernet"},
+         "alone",
          "switch packet buffer: merchant chips carry tens of MB; the chip modelled decides"},
+        {"linkDetection",
+         {"ns3::ScheduledLeafSwitch::LinkDetectionDelay",
+          "ns3::CellSpineSwitch::LinkDetectionDelay",
+          "ns3::EthernetSwitch::LinkDetectionDelay"},
+         {"1us", "10us", "100us"},
+         {"scheduled", "ethernet", "ai-ethernet"},
+         "failure",
+         "no public figure: how long a switch sends onto a link that has failed"},
+        {"retransmitTimeout",
+         {"ns3::RdmaTransport::RetransmitTimeout"},
+         {"131072ns", "1048576ns", "4194304ns"},
+         {"scheduled", "ethernet", "ai-ethernet"},
+         "failure",
+         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 10): a lost tail waits for it"},
     };
     return sweeps;
 }
@@ -145,16 +166,20 @@ struct Scenario
 {
     std::string workload;  //!< one of ComparisonWorkloads(), or "neighbour" (its baseline)
     std::string fabric;    //!< one of ComparisonFabrics()
-    std::string condition; //!< one of ComparisonConditions(), or "sweep"
-    std::string variant;   //!< within the condition: "spine", "links2", "2x", "name=value", ""
+    std::string condition; //!< one of ComparisonConditions()
+    std::string variant;   //!< within the condition: "spine", "links2", "2x", ""
+    std::string sweep;     //!< a swept parameter's setting, "name=value", or ""
 
     /// \return a file-name-safe identifier
     std::string GetId() const
     {
         std::string id = workload + "_" + fabric + "_" + condition;
-        if (!variant.empty())
+        for (const std::string& part : {variant, sweep})
         {
-            id += "_" + variant;
+            if (!part.empty())
+            {
+                id += "_" + part;
+            }
         }
         for (char& c : id)
         {
@@ -321,11 +346,13 @@ class ComparisonSimulation
     {
         for (const SweepParameter& sweep : ComparisonSweeps())
         {
-            if (m_scenario.condition == "sweep" &&
-                m_scenario.variant.rfind(sweep.name + "=", 0) == 0)
+            if (m_scenario.sweep.rfind(sweep.name + "=", 0) == 0)
             {
-                Config::SetDefault(sweep.attribute,
-                                   StringValue(m_scenario.variant.substr(sweep.name.size() + 1)));
+                for (const std::string& attribute : sweep.attributes)
+                {
+                    Config::SetDefault(attribute,
+                                       StringValue(m_scenario.sweep.substr(sweep.name.size() + 1)));
+                }
             }
         }
         const ClusterDescription cluster = GetFabricCluster();
@@ -355,10 +382,12 @@ class ComparisonSimulation
                                {"workload", m_scenario.workload},
                                {"fabric", m_scenario.fabric},
                                {"condition", m_scenario.condition},
-                               {"variant", m_scenario.variant}};
+                               {"variant", m_scenario.variant},
+                               {"sweep", m_scenario.sweep}};
         results["cluster"] = cluster.ToString();
         results["fabricSetup"] = DescribeFabric();
         results["simulatedTime_us"] = Simulator::Now().GetSeconds() * 1e6;
+        results["failAt_us"] = m_settings.failAt.GetSeconds() * 1e6;
         results["events"] = Simulator::GetEventCount();
         results["completed"] = AllDone();
         results["metrics"] = CollectMetrics();

@@ -32,6 +32,7 @@
 //   ./fabric-comparison                                  # --scale=small, the whole matrix
 //   ./fabric-comparison --workloads=dp,ep --conditions=alone,failure --jobs=2
 //   ./fabric-comparison --sweep=requestInterval --workloads=pp --conditions=alone
+//   ./fabric-comparison --sweep=retransmitTimeout --workloads=dp --conditions=failure
 //   ./fabric-comparison --scale=large --jobs=2           # 512 GPUs
 //
 // Sizes take binary suffixes (K, M, G), times a unit. Bad input is refused before
@@ -262,16 +263,19 @@ BuildMatrix(const std::vector<std::string>& fabrics,
     }
     if (sweep)
     {
+        // Every scenario of the sweep's condition (its baseline too) on the fabrics it
+        // applies to, once per value.
+        const std::vector<Scenario> base = matrix;
         for (const std::string& value : sweep->values)
         {
-            for (const std::string& w : workloads)
+            for (Scenario scenario : base)
             {
-                for (const std::string& f : sweep->fabrics)
+                const bool baseline = sweep->condition != "alone" && scenario.condition == "alone";
+                if (has(sweep->fabrics, scenario.fabric) && scenario.workload != "neighbour" &&
+                    (scenario.condition == sweep->condition || baseline))
                 {
-                    if (has(fabrics, f))
-                    {
-                        matrix.push_back({w, f, "sweep", sweep->name + "=" + value});
-                    }
+                    scenario.sweep = sweep->name + "=" + value;
+                    matrix.push_back(scenario);
                 }
             }
         }
@@ -344,6 +348,16 @@ WriteMarkdown(const std::string& path,
     for (const std::string& finding : report.GetFindings())
     {
         md << "- " << finding << "\n";
+    }
+    const std::vector<std::string> sweeps = report.GetSweepFindings();
+    if (!sweeps.empty())
+    {
+        md << "\n## Sweeps\n\nTime against the ideal fabric at each value of a parameter "
+              "that has no public figure or favours one side:\n\n";
+        for (const std::string& line : sweeps)
+        {
+            md << "- " << line << "\n";
+        }
     }
     if (!failed.empty())
     {
@@ -514,7 +528,8 @@ main(int argc, char* argv[])
     AddCheckedValue(cmd,
                     "sweep",
                     "also sweep a parameter that may favour one fabric: requestInterval, "
-                    "creditSize, dcqcnTimer or bufferSize",
+                    "creditSize, dcqcnTimer, bufferSize (alone), linkDetection or "
+                    "retransmitTimeout (failure)",
                     sweepText);
     AddCheckedValue(cmd, "failAt", "when links fail under the failure condition", failAtText);
     AddCheckedValue(cmd, "timeBin", "throughput and queue sampling period", timeBinText);
@@ -574,6 +589,12 @@ main(int argc, char* argv[])
         if (!sweep)
         {
             input.Refuse("--sweep=" + sweepText + " is not a parameter to sweep (" + known + ")");
+        }
+        if (std::find(conditions.begin(), conditions.end(), sweep->condition) == conditions.end() &&
+            sweep->condition != "alone")
+        {
+            input.Refuse("--sweep=" + sweepText + " matters under the " + sweep->condition +
+                         " condition, which --conditions=" + conditionsText + " leaves out");
         }
     }
     std::map<std::string, std::string> text;

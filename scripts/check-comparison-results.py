@@ -39,12 +39,12 @@ REDUCED = ["--workloads=dp,tp-server,ep", "--conditions=alone,failure,neighbour"
 
 SCENARIO_FIELDS = {"scenario", "cluster", "fabricSetup", "simulatedTime_us", "events",
                    "completed", "metrics", "counters", "series", "runRecord"}
-SCENARIO_KEYS = {"id", "workload", "fabric", "condition", "variant"}
+SCENARIO_KEYS = {"id", "workload", "fabric", "condition", "variant", "sweep"}
 COUNTERS = {"offeredPackets", "deliveredPackets", "droppedPackets", "queuedPackets",
             "unaccountedPackets", "pfcPauses", "ecnMarks", "retransmissions", "timeouts",
             "cnps", "qpFailures", "maxQueuedBytes", "uplinkImbalance",
             "cellsLostOnFailedLinks", "grantedBytes", "controlBytes", "drops"}
-CSV_COLUMNS = {"workload", "fabric", "condition", "variant", "completed", "normalised",
+CSV_COLUMNS = {"workload", "fabric", "condition", "variant", "sweep", "completed", "normalised",
                "slowdown", "neighbourSlowdown", "failureDip", "recovery_us", "blackout_us",
                "baselineSilence_us", "fabricBinds", "iteration_us", "droppedPackets",
                "pfcPauses", "retransmissions", "ecnMarks", "maxQueuedBytes", "grantedBytes",
@@ -112,13 +112,13 @@ def check_summary(folder, results, problems):
     for row in rows:
         name = f"{row['workload']} on {row['fabric']}, {row['condition']} {row['variant']}"
         for key, value in row.items():
-            if key not in ("workload", "fabric", "condition", "variant", "dropsByPlace"):
+            if key not in ("workload", "fabric", "condition", "variant", "sweep", "dropsByPlace"):
                 try:
                     if not math.isfinite(float(value)):
                         problems.append(f"summary.csv: {name}: {key} is {value}")
                 except ValueError:
                     problems.append(f"summary.csv: {name}: {key} is not a number: {value!r}")
-        if row["condition"] != "alone" or row["fabric"] == "ideal":
+        if row["condition"] != "alone" or row["fabric"] == "ideal" or row["sweep"]:
             continue
         normalised = float(row["normalised"])
         if row["workload"] == "tp-server" and abs(normalised - 1) > 0.02:

@@ -21,7 +21,10 @@ refused_examples = [
     ("fabric-comparison --jobs=0", "--jobs=0 must be in 1..256"),
     ("fabric-comparison --sweep=cellSize",
      "--sweep=cellSize is not a parameter to sweep (requestInterval, creditSize, dcqcnTimer, "
-     "bufferSize)"),
+     "bufferSize, linkDetection, retransmitTimeout)"),
+    ("fabric-comparison --sweep=linkDetection --conditions=alone",
+     "--sweep=linkDetection matters under the failure condition, which --conditions=alone "
+     "leaves out"),
     ("fabric-comparison --allReduce=butterfly", "--allReduce=butterfly is not an AllReduce algorithm"),
     ("fabric-comparison --jobModel=gpt5", "--jobModel=gpt5 is not a transformer preset"),
     ("collective-perf --op=AllToNone", "--op=AllToNone is not a collective (AllGather, AllReduce,"),
