@@ -215,12 +215,13 @@ struct Scenario
 /// The settings every scenario shares (checked before anything runs).
 struct ComparisonSettings
 {
-    ClusterDescription cluster;     //!< the cluster every fabric is built from
-    ComparisonWorkloadSizes sizes;  //!< the workloads
-    Time failAt{MicroSeconds(150)}; //!< when links fail under the failure condition
-    Time timeBin{MicroSeconds(10)}; //!< throughput and queue sampling period
-    Time maxSimTime{Seconds(1)};    //!< a scenario still running then is stopped, incomplete
-    double nicFraction{0.5};        //!< the throttled NIC's share of its rate
+    ClusterDescription cluster;        //!< the cluster every fabric is built from
+    ComparisonWorkloadSizes sizes;     //!< the workloads
+    Time failAt{MicroSeconds(150)};    //!< when links fail under the failure condition
+    Time timeBin{MicroSeconds(10)};    //!< throughput and queue sampling period
+    Time maxSimTime{Seconds(1)};       //!< a scenario still running then is stopped, incomplete
+    Time drainTime{MicroSeconds(100)}; //!< run on after the jobs end: the last ACKs arrive
+    double nicFraction{0.5};           //!< the throttled NIC's share of its rate
     /// AllReduce algorithm: hierarchical (every NIC of a server carries its share
     /// between servers, as NCCL's rings over every rail do)
     std::string allReduce{"ns3::HierarchicalAllReduce"};
@@ -373,8 +374,8 @@ class ComparisonSimulation
         }
         m_apps.Start(NanoSeconds(1));
         Simulator::Schedule(m_settings.timeBin, &ComparisonSimulation::Sample, this);
-        // Runs until nothing is left to do (the last ACKs drain after the jobs end), or
-        // until the sampler stops it at maxSimTime.
+        // Runs until the jobs are done and the fabric has drained (drainTime), or until
+        // the sampler stops it at maxSimTime.
         Simulator::Run();
 
         nlohmann::json results;
@@ -387,6 +388,7 @@ class ComparisonSimulation
         results["cluster"] = cluster.ToString();
         results["fabricSetup"] = DescribeFabric();
         results["simulatedTime_us"] = Simulator::Now().GetSeconds() * 1e6;
+        results["jobsDone_us"] = m_jobsDone.GetSeconds() * 1e6;
         results["failAt_us"] = m_settings.failAt.GetSeconds() * 1e6;
         results["events"] = Simulator::GetEventCount();
         results["completed"] = AllDone();
@@ -714,7 +716,12 @@ class ComparisonSimulation
                                             : m_clos->GetTotals().queuedBytes);
         if (AllDone())
         {
-            return; // sampling ends; the simulation drains
+            // Sampling ends. What is still on the wires (the last ACKs) drains in
+            // microseconds; congestion-control timers would run on for as long as
+            // rates take to climb back, so the run stops after the drain time.
+            m_jobsDone = Simulator::Now();
+            Simulator::Stop(m_settings.drainTime);
+            return;
         }
         if (Simulator::Now() >= m_settings.maxSimTime)
         {
@@ -956,6 +963,7 @@ class ComparisonSimulation
     std::vector<uint64_t> m_queuedBytes;           //!< per bin
     std::deque<uint64_t> m_uplinkBytes;            //!< per leaf uplink (stable addresses)
     std::vector<uint32_t> m_uplinkLeaf;            //!< its leaf's node id
+    Time m_jobsDone;                               //!< when the sampler saw every job done
     uint64_t m_requests{0};                        //!< credit request cells
     uint64_t m_grants{0};                          //!< credit grant cells
 };

@@ -37,7 +37,7 @@ REDUCED = ["--workloads=dp,tp-server,ep", "--conditions=alone,failure,neighbour"
            "--neighbourGradientBytes=8M", "--neighbourIterations=2", "--iterations=1",
            "--tpLayers=2"]
 
-SCENARIO_FIELDS = {"scenario", "cluster", "fabricSetup", "simulatedTime_us", "events",
+SCENARIO_FIELDS = {"scenario", "cluster", "fabricSetup", "simulatedTime_us", "jobsDone_us", "events",
                    "completed", "metrics", "counters", "series", "runRecord"}
 SCENARIO_KEYS = {"id", "workload", "fabric", "condition", "variant", "sweep"}
 COUNTERS = {"offeredPackets", "deliveredPackets", "droppedPackets", "queuedPackets",
