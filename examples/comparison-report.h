@@ -601,7 +601,7 @@ class ComparisonReport
     static std::string Explain(const ComparisonRow& worse, const ComparisonRow& better)
     {
         std::vector<std::string> reasons;
-        char text[200];
+        char text[320];
         if (worse.Counter("uplinkImbalance") > 1.2 &&
             worse.Counter("uplinkImbalance") > better.Counter("uplinkImbalance") + 0.1)
         {
@@ -637,8 +637,9 @@ class ComparisonReport
             std::snprintf(
                 text,
                 sizeof(text),
-                "credit round trips: %.0f request and %.0f grant cells, VOQs up to %.0f B "
-                "waiting for credit",
+                "credit round trips: a message's first bytes wait for a grant, its tail for "
+                "the request interval (no public figure: --sweep=requestInterval); %.0f "
+                "request and %.0f grant cells, VOQs up to %.0f B waiting for credit",
                 worse.Counter("creditRequests"),
                 worse.Counter("creditGrants"),
                 worse.Counter("maxQueuedBytes"));
@@ -666,9 +667,22 @@ class ComparisonReport
         out.precision(3);
         out << "**" << workload << ", " << condition << (variant.empty() ? "" : " " + variant)
             << "**: ";
+        for (const std::string& fabric : ComparisonFabrics())
+        {
+            const ComparisonRow* row = Find(workload, fabric, condition, variant);
+            if (row && !row->result["completed"].get<bool>())
+            {
+                const auto count = [row](const char* key) {
+                    return static_cast<uint64_t>(row->Counter(key));
+                };
+                out << fabric << " did not finish it within --maxSimTime (" << count("qpFailures")
+                    << " queue pairs failed after " << count("timeouts")
+                    << " retransmission timeouts, " << count("pfcPauses") << " PFC pauses). ";
+            }
+        }
         if (rows.empty())
         {
-            out << "no fabric completed it.";
+            out << "No fabric completed it.";
             return out.str();
         }
         const ComparisonRow* best = rows.front();
@@ -702,6 +716,11 @@ class ComparisonReport
                     << static_cast<int>(std::lround((row->normalised / best->normalised - 1) * 100))
                     << "% longer: " << (why.empty() ? "unexplained by the counters" : why) << ".";
             }
+        }
+        if (FabricBinds(workload, condition, variant) && best->Get("fabric") == "ai-ethernet")
+        {
+            out << " (Optimistic for ai-ethernet: its routing reads the spine's queue with no "
+                   "feedback delay.)";
         }
         AddLatency(workload, rows, out);
         if (condition != "alone")

@@ -73,7 +73,7 @@ struct SweepParameter
     std::vector<std::string> attributes; //!< full attribute paths for Config::SetDefault
     std::vector<std::string> values;     //!< the values tried
     std::vector<std::string> fabrics;    //!< the fabrics it applies to
-    std::string condition;               //!< where it matters: "alone" or "failure"
+    std::string condition;               //!< where it matters: "alone", "failure" or "" (any)
     std::string why;                     //!< why it is swept, one line
 };
 
@@ -117,10 +117,11 @@ ComparisonSweeps()
          "no public figure: how long a switch sends onto a link that has failed"},
         {"retransmitTimeout",
          {"ns3::RdmaTransport::RetransmitTimeout"},
-         {"131072ns", "1048576ns", "4194304ns"},
+         {"131072ns", "1048576ns", "67108864ns"},
          {"scheduled", "ethernet", "ai-ethernet"},
-         "failure",
-         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 10): a lost tail waits for it"},
+         "",
+         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 14): a lost tail waits for it, "
+         "and a packet held longer in PFC-paused queues is resent"},
     };
     return sweeps;
 }

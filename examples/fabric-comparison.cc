@@ -271,8 +271,10 @@ BuildMatrix(const std::vector<std::string>& fabrics,
             for (Scenario scenario : base)
             {
                 const bool baseline = sweep->condition != "alone" && scenario.condition == "alone";
+                const bool matters =
+                    sweep->condition.empty() || scenario.condition == sweep->condition || baseline;
                 if (has(sweep->fabrics, scenario.fabric) && scenario.workload != "neighbour" &&
-                    (scenario.condition == sweep->condition || baseline))
+                    matters)
                 {
                     scenario.sweep = sweep->name + "=" + value;
                     matrix.push_back(scenario);
@@ -528,8 +530,8 @@ main(int argc, char* argv[])
     AddCheckedValue(cmd,
                     "sweep",
                     "also sweep a parameter that may favour one fabric: requestInterval, "
-                    "creditSize, dcqcnTimer, bufferSize (alone), linkDetection or "
-                    "retransmitTimeout (failure)",
+                    "creditSize, dcqcnTimer, bufferSize (alone), linkDetection (failure) or "
+                    "retransmitTimeout (every condition)",
                     sweepText);
     AddCheckedValue(cmd, "failAt", "when links fail under the failure condition", failAtText);
     AddCheckedValue(cmd, "timeBin", "throughput and queue sampling period", timeBinText);
@@ -590,8 +592,8 @@ main(int argc, char* argv[])
         {
             input.Refuse("--sweep=" + sweepText + " is not a parameter to sweep (" + known + ")");
         }
-        if (std::find(conditions.begin(), conditions.end(), sweep->condition) == conditions.end() &&
-            sweep->condition != "alone")
+        if (!sweep->condition.empty() && sweep->condition != "alone" &&
+            std::find(conditions.begin(), conditions.end(), sweep->condition) == conditions.end())
         {
             input.Refuse("--sweep=" + sweepText + " matters under the " + sweep->condition +
                          " condition, which --conditions=" + conditionsText + " leaves out");
