@@ -695,8 +695,8 @@ class ComparisonReport
         }
         if (!FabricBinds(workload, condition, variant))
         {
-            out << "the fabric does not bind: every fabric within " << COMPARISON_TOLERANCE * 100
-                << "% of ideal and of each other (";
+            out << "the fabric does not bind: every fabric within "
+                << static_cast<int>(COMPARISON_TOLERANCE * 100) << "% of ideal and of each other (";
         }
         else
         {
