@@ -45,6 +45,7 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
