@@ -515,6 +515,7 @@ main(int argc, char* argv[])
     std::string maxSimTimeText = "1s";
     std::string nicFractionText = "0.5";
     std::string only;
+    bool reuse = false;
     std::string allReduce = "hierarchical";
 
     CommandLine cmd(__FILE__);
@@ -555,6 +556,12 @@ main(int argc, char* argv[])
                     "AllReduce algorithm of every job: hierarchical, ring, doubleBinaryTree, "
                     "halvingDoubling or a TypeId",
                     allReduce);
+    AddCheckedValue(cmd,
+                    "reuse",
+                    "take a scenario's results from scenarios/<id>.json where an earlier run "
+                    "with the same options left one (to finish an interrupted run, or to make "
+                    "the report again)",
+                    reuse);
     AddCheckedValue(cmd,
                     "scenario",
                     "run only the scenario of this id (as in scenarios/<id>.json), in this "
@@ -768,12 +775,65 @@ main(int argc, char* argv[])
     std::map<pid_t, std::size_t> running;
     std::size_t next = 0;
     std::size_t done = 0;
+    std::size_t reused = 0;
     std::vector<nlohmann::json> results(matrix.size());
     std::vector<std::string> failed;
+    // A scenario has ended (ran: its process's exit status; reused: 0): read its
+    // results and print its progress line.
+    const auto finish = [&](std::size_t index, int status, bool fromEarlierRun) {
+        ++done;
+        const Scenario& scenario = matrix[index];
+        const std::filesystem::path json = scenarioDir / (scenario.GetId() + ".json");
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        char line[256];
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(json))
+        {
+            std::ifstream in(json);
+            results[index] = nlohmann::json::parse(in);
+            const bool completed = results[index]["completed"].get<bool>();
+            std::snprintf(line,
+                          sizeof(line),
+                          "%.3f ms simulated%s%s",
+                          results[index]["simulatedTime_us"].get<double>() / 1e3,
+                          completed ? "" : " (stopped: not finished)",
+                          fromEarlierRun ? " (earlier run)" : "");
+            if (!completed)
+            {
+                failed.push_back(scenario.GetId());
+            }
+        }
+        else
+        {
+            std::snprintf(line,
+                          sizeof(line),
+                          "FAILED (see scenarios/%s.log)",
+                          scenario.GetId().c_str());
+            failed.push_back(scenario.GetId());
+        }
+        const std::size_t ran = done - reused;
+        std::printf("  [%3zu/%zu] %-9s on %-11s %-10s %-18s %s; wall %s, about %s left\n",
+                    done,
+                    matrix.size(),
+                    scenario.workload.c_str(),
+                    scenario.fabric.c_str(),
+                    scenario.condition.c_str(),
+                    scenario.variant.c_str(),
+                    line,
+                    FormatWall(wall).c_str(),
+                    FormatWall(ran ? wall / ran * (matrix.size() - done) : 0).c_str());
+        std::fflush(stdout);
+    };
     while (done < matrix.size())
     {
         while (next < matrix.size() && running.size() < jobs)
         {
+            if (reuse && std::filesystem::exists(scenarioDir / (matrix[next].GetId() + ".json")))
+            {
+                ++reused;
+                finish(next++, 0, true);
+                continue;
+            }
             std::cout.flush();
             const pid_t pid = fork();
             NS_ABORT_MSG_IF(pid < 0, "fabric-comparison: fork failed: " << std::strerror(errno));
@@ -792,50 +852,15 @@ main(int argc, char* argv[])
             }
             running[pid] = next++;
         }
+        if (running.empty())
+        {
+            continue; // every remaining scenario was reused
+        }
         int status = 0;
         const pid_t pid = wait(&status);
         const std::size_t index = running[pid];
         running.erase(pid);
-        ++done;
-        const Scenario& scenario = matrix[index];
-        const std::filesystem::path json = scenarioDir / (scenario.GetId() + ".json");
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        char line[256];
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(json))
-        {
-            std::ifstream in(json);
-            results[index] = nlohmann::json::parse(in);
-            std::snprintf(line,
-                          sizeof(line),
-                          "%.3f ms simulated%s",
-                          results[index]["simulatedTime_us"].get<double>() / 1e3,
-                          results[index]["completed"].get<bool>() ? ""
-                                                                  : " (stopped: not finished)");
-            if (!results[index]["completed"].get<bool>())
-            {
-                failed.push_back(scenario.GetId());
-            }
-        }
-        else
-        {
-            std::snprintf(line,
-                          sizeof(line),
-                          "FAILED (see scenarios/%s.log)",
-                          scenario.GetId().c_str());
-            failed.push_back(scenario.GetId());
-        }
-        std::printf("  [%3zu/%zu] %-9s on %-11s %-10s %-18s %s; wall %s, about %s left\n",
-                    done,
-                    matrix.size(),
-                    scenario.workload.c_str(),
-                    scenario.fabric.c_str(),
-                    scenario.condition.c_str(),
-                    scenario.variant.c_str(),
-                    line,
-                    FormatWall(wall).c_str(),
-                    FormatWall(wall / done * (matrix.size() - done)).c_str());
-        std::fflush(stdout);
+        finish(index, status, false);
     }
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
