@@ -54,21 +54,29 @@ struct ComparisonRow
     /// \param key a metric \return its value, 0 if the workload has none
     double Metric(const std::string& key) const
     {
-        const nlohmann::json& m = result["metrics"];
-        return !m.contains(key) ? 0.0
-               : m[key].is_number()
-                   ? m[key].get<double>()
-                   : std::numeric_limits<double>::quiet_NaN(); // NaN is null in JSON
+        return Number("metrics", key);
     }
 
     /// \param key a counter \return its value, 0 if the fabric has none
     double Counter(const std::string& key) const
     {
-        const nlohmann::json& c = result["counters"];
-        return !c.contains(key) ? 0.0
-               : c[key].is_number()
-                   ? c[key].get<double>()
-                   : std::numeric_limits<double>::quiet_NaN(); // NaN is null in JSON
+        return Number("counters", key);
+    }
+
+  private:
+    /**
+     * \param section "metrics" or "counters" \param key a value in it
+     * \return the value, 0 if absent, NaN if not a number (JSON writes NaN as null)
+     */
+    double Number(const char* section, const std::string& key) const
+    {
+        const nlohmann::json& values = result[section];
+        if (!values.contains(key))
+        {
+            return 0;
+        }
+        return values[key].is_number() ? values[key].get<double>()
+                                       : std::numeric_limits<double>::quiet_NaN();
     }
 };
 
