@@ -616,7 +616,8 @@ class ComparisonReport
         {
             std::snprintf(text,
                           sizeof(text),
-                          "ECMP collisions: its busiest leaf uplink carried %.2f x its leaf's mean",
+                          "%s: its busiest leaf uplink carried %.2f x its leaf's mean",
+                          worse.Get("fabric") == "ethernet" ? "ECMP collisions" : "uneven uplinks",
                           worse.Counter("uplinkImbalance"));
             reasons.push_back(text);
         }
@@ -748,6 +749,7 @@ class ComparisonReport
                 }
             }
             out << ".";
+            AddNeighbourHarm(rows, out);
         }
         if (condition == "failure" && variant != "none" &&
             rows.front()->blackout_us + rows.front()->dip > 0)
@@ -773,6 +775,37 @@ class ComparisonReport
             out.precision(3);
         }
         return out.str();
+    }
+
+    /**
+     * Who harms the neighbour: for every fabric on which the neighbour slowed more
+     * than the tolerance beyond its least slowed, the counters that show why.
+     * \param rows a group's rows \param out the finding, completed
+     */
+    static void AddNeighbourHarm(const std::vector<const ComparisonRow*>& rows,
+                                 std::ostringstream& out)
+    {
+        const ComparisonRow* least = nullptr;
+        for (const ComparisonRow* row : rows)
+        {
+            if (row->neighbourSlowdown > 0 &&
+                (!least || row->neighbourSlowdown < least->neighbourSlowdown))
+            {
+                least = row;
+            }
+        }
+        for (const ComparisonRow* row : rows)
+        {
+            if (least &&
+                row->neighbourSlowdown > least->neighbourSlowdown * (1 + COMPARISON_TOLERANCE))
+            {
+                const std::string why = Explain(*row, *least);
+                out << " On " << row->Get("fabric") << " the neighbour slowed "
+                    << row->neighbourSlowdown << " (" << least->Get("fabric") << ": "
+                    << least->neighbourSlowdown
+                    << "): " << (why.empty() ? "unexplained by the counters" : why) << ".";
+            }
+        }
     }
 
     /// \param workload the workload \param rows its rows \param out the finding: add
