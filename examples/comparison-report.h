@@ -218,13 +218,22 @@ class ComparisonReport
 
     /**
      * \param workload a workload \param condition a condition \param variant its variant
-     * \return whether the fabrics differ there: the best fabric (ideal aside) above
-     *         1 + tolerance of ideal, or the others spread beyond the tolerance
+     * \return whether the fabrics differ there: one (ideal aside) did not finish, the
+     *         best is above 1 + tolerance of ideal, or the others spread beyond the
+     *         tolerance
      */
     bool FabricBinds(const std::string& workload,
                      const std::string& condition,
                      const std::string& variant) const
     {
+        for (const std::string& fabric : ComparisonFabrics())
+        {
+            const ComparisonRow* row = Find(workload, fabric, condition, variant);
+            if (fabric != "ideal" && row && !row->result["completed"].get<bool>())
+            {
+                return true; // a fabric on which the job could not finish binds it
+            }
+        }
         const std::vector<const ComparisonRow*> rows = Group(workload, condition, variant);
         if (rows.empty())
         {
@@ -687,7 +696,8 @@ class ComparisonReport
                 };
                 out << fabric << " did not finish it within --maxSimTime (" << count("qpFailures")
                     << " queue pairs failed after " << count("timeouts")
-                    << " retransmission timeouts, " << count("pfcPauses") << " PFC pauses). ";
+                    << " retransmission timeouts, " << count("pfcPauses") << " PFC pauses, "
+                    << count("droppedPackets") << " packets dropped). ";
             }
         }
         if (rows.empty())
@@ -702,6 +712,13 @@ class ComparisonReport
             {
                 best = row;
             }
+        }
+        if (rows.size() == 1 && FabricBinds(workload, condition, variant))
+        {
+            out << "only " << best->Get("fabric") << " finished it, at " << best->normalised
+                << " x ideal.";
+            AddLatency(workload, rows, out);
+            return out.str();
         }
         if (!FabricBinds(workload, condition, variant))
         {
