@@ -127,39 +127,40 @@ ComparisonSweeps()
 }
 
 /// What a scenario's workload is made of: sizes and times of each kind of parallelism.
+/// Every field is set from fabric-comparison's options, whose texts hold the defaults.
 struct ComparisonWorkloadSizes
 {
     // Data parallel: gradient AllReduce in buckets under the backward pass.
-    uint64_t dpGradientBytes{32 << 20};     //!< bytes of gradients per iteration
-    uint64_t dpBucketBytes{8 << 20};        //!< bytes per bucket
-    Time dpForwardTime{MicroSeconds(100)};  //!< forward pass
-    Time dpBackwardTime{MicroSeconds(200)}; //!< backward pass
+    uint64_t dpGradientBytes{}; //!< bytes of gradients per iteration
+    uint64_t dpBucketBytes{};   //!< bytes per bucket
+    Time dpForwardTime{};       //!< forward pass
+    Time dpBackwardTime{};      //!< backward pass
     // Pipeline parallel.
-    uint32_t ppStages{4};                   //!< stages (one server each)
-    uint32_t ppMicrobatches{8};             //!< microbatches per iteration
-    uint64_t ppActivationBytes{2 << 20};    //!< bytes per microbatch between stages
-    Time ppForwardTime{MicroSeconds(50)};   //!< one stage's forward pass of a microbatch
-    Time ppBackwardTime{MicroSeconds(100)}; //!< its backward pass
+    uint32_t ppStages{};          //!< stages (one server each)
+    uint32_t ppMicrobatches{};    //!< microbatches per iteration
+    uint64_t ppActivationBytes{}; //!< bytes per microbatch between stages
+    Time ppForwardTime{};         //!< one stage's forward pass of a microbatch
+    Time ppBackwardTime{};        //!< its backward pass
     // Tensor parallel.
-    uint32_t tpLayers{4};                  //!< layers per iteration
-    uint64_t tpActivationBytes{4 << 20};   //!< bytes per AllReduce
-    Time tpForwardTime{MicroSeconds(20)};  //!< compute before each forward AllReduce
-    Time tpBackwardTime{MicroSeconds(40)}; //!< and each backward one
+    uint32_t tpLayers{};          //!< layers per iteration
+    uint64_t tpActivationBytes{}; //!< bytes per AllReduce
+    Time tpForwardTime{};         //!< compute before each forward AllReduce
+    Time tpBackwardTime{};        //!< and each backward one
     // Expert parallel.
-    uint64_t epTokensPerRank{1024};           //!< tokens each rank routes
-    uint64_t epBytesPerToken{8 << 10};        //!< hidden state bytes per token
-    double epZipf{1.2};                       //!< Zipf exponent of the gate
-    Time epComputePerToken{NanoSeconds(100)}; //!< expert compute per token
+    uint64_t epTokensPerRank{}; //!< tokens each rank routes
+    uint64_t epBytesPerToken{}; //!< hidden state bytes per token
+    double epZipf{};            //!< Zipf exponent of the gate
+    Time epComputePerToken{};   //!< expert compute per token
     // The combined job.
-    std::string jobModel{"gpt3-1.3b"}; //!< transformer preset
-    uint32_t jobLayers{4};             //!< layers (overrides the preset's)
-    uint32_t jobMicrobatches{4};       //!< microbatches per iteration
-    uint32_t jobPipeline{2};           //!< pipeline stages
+    std::string jobModel;       //!< transformer preset
+    uint32_t jobLayers{};       //!< layers (overrides the preset's)
+    uint32_t jobMicrobatches{}; //!< microbatches per iteration
+    uint32_t jobPipeline{};     //!< pipeline stages
     // The noisy neighbour: a data-parallel job on the other servers.
-    uint64_t neighbourGradientBytes{64 << 20}; //!< its gradients per iteration
-    uint32_t neighbourIterations{4};           //!< its iterations
+    uint64_t neighbourGradientBytes{}; //!< its gradients per iteration
+    uint32_t neighbourIterations{};    //!< its iterations
     // Every workload.
-    uint32_t iterations{2}; //!< iterations of the workload measured
+    uint32_t iterations{}; //!< iterations of the workload measured
 };
 
 /// One cell of the matrix.
@@ -216,16 +217,15 @@ struct Scenario
 /// The settings every scenario shares (checked before anything runs).
 struct ComparisonSettings
 {
-    ClusterDescription cluster;        //!< the cluster every fabric is built from
-    ComparisonWorkloadSizes sizes;     //!< the workloads
-    Time failAt{MicroSeconds(150)};    //!< when links fail under the failure condition
-    Time timeBin{MicroSeconds(10)};    //!< throughput and queue sampling period
-    Time maxSimTime{Seconds(1)};       //!< a scenario still running then is stopped, incomplete
+    ClusterDescription cluster;    //!< the cluster every fabric is built from
+    ComparisonWorkloadSizes sizes; //!< the workloads
+    // Set from the options (--failAt, --timeBin, --maxSimTime, --nicFraction, --allReduce).
+    Time failAt;                       //!< when links fail under the failure condition
+    Time timeBin;                      //!< throughput and queue sampling period
+    Time maxSimTime;                   //!< a scenario still running then is stopped, incomplete
     Time drainTime{MicroSeconds(100)}; //!< run on after the jobs end: the last ACKs arrive
-    double nicFraction{0.5};           //!< the throttled NIC's share of its rate
-    /// AllReduce algorithm: hierarchical (every NIC of a server carries its share
-    /// between servers, as NCCL's rings over every rail do)
-    std::string allReduce{"ns3::HierarchicalAllReduce"};
+    double nicFraction{0};             //!< the throttled NIC's share of its rate
+    std::string allReduce;             //!< AllReduce algorithm's TypeId name
 };
 
 /**
@@ -387,7 +387,7 @@ class ComparisonSimulation
                                {"variant", m_scenario.variant},
                                {"sweep", m_scenario.sweep}};
         results["cluster"] = cluster.ToString();
-        results["fabricSetup"] = DescribeFabric();
+        results["fabricSetup"] = DescribeFabric(m_scenario.fabric);
         results["simulatedTime_us"] = Simulator::Now().GetSeconds() * 1e6;
         results["jobsDone_us"] = m_jobsDone.GetSeconds() * 1e6;
         results["failAt_us"] = m_settings.failAt.GetSeconds() * 1e6;
@@ -425,12 +425,6 @@ class ComparisonSimulation
     }
 
   private:
-    /// \return DescribeFabric of this scenario's fabric
-    std::string DescribeFabric() const
-    {
-        return DescribeFabric(m_scenario.fabric);
-    }
-
     /// \param cluster the cluster to build: the fabric and RDMA transports on every NIC
     void BuildFabric(const ClusterDescription& cluster)
     {

@@ -663,7 +663,6 @@ main(int argc, char* argv[])
     {
         input.Refuse("--nicFraction=" + nicFractionText + " must be in (0, 1]");
     }
-    settings.allReduce.clear();
     const std::vector<std::string> algorithms = CollectiveHelper::GetAlgorithms("AllReduce");
     for (const std::string& algorithm : algorithms)
     {
