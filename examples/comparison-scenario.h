@@ -114,14 +114,17 @@ ComparisonSweeps()
          {"1us", "10us", "100us"},
          {"scheduled", "ethernet", "ai-ethernet"},
          "failure",
-         "no public figure: how long a switch sends onto a link that has failed"},
+         "how long a switch sends onto a link that has failed: local loss of signal has no "
+         "public figure; Broadcom's open SDK (OpenBCM 6.5.27) defaults its fabric reachability "
+         "watchdog to 100 us"},
         {"retransmitTimeout",
          {"ns3::RdmaTransport::RetransmitTimeout"},
          {"131072ns", "1048576ns", "67108864ns"},
          {"scheduled", "ethernet", "ai-ethernet"},
          "",
-         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 14): a lost tail waits for it, "
-         "and a packet held longer in PFC-paused queues is resent"},
+         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 14; perftest's default is 14, "
+         "NCCL's and HCCL's 20, 4.3 s): a lost tail waits for it, and a packet held longer "
+         "in PFC-paused queues is resent"},
     };
     return sweeps;
 }

@@ -54,6 +54,7 @@ ScheduledFabricHelper::Totals::ForEach(const std::function<void(const char*, int
     visit("unroutableBytes", static_cast<int64_t>(unroutableBytes));
     visit("reassemblyTimeouts", static_cast<int64_t>(reassemblyTimeouts));
     visit("reassemblyTimeoutBytes", static_cast<int64_t>(reassemblyTimeoutBytes));
+    visit("reassemblyNoticeDrops", static_cast<int64_t>(reassemblyNoticeDrops));
     visit("linkLostCells", static_cast<int64_t>(linkLostCells));
     visit("linkLostBytes", static_cast<int64_t>(linkLostBytes));
     visit("spineDroppedCells", static_cast<int64_t>(spineDroppedCells));
@@ -328,6 +329,7 @@ ScheduledFabricHelper::GetTotals() const
         t.unroutableBytes += c.unroutableBytes;
         t.reassemblyTimeouts += c.reassemblyTimeouts;
         t.reassemblyTimeoutBytes += c.reassemblyTimeoutBytes;
+        t.reassemblyNoticeDrops += c.reassemblyNoticeDrops;
         t.beyondWindowCells += c.beyondWindowCells;
         t.beyondWindowBytes += c.beyondWindowBytes;
         t.lateCells += c.lateCells;
@@ -527,6 +529,10 @@ AsciiCell(Ptr<OutputStreamWrapper> stream,
     {
         *stream->GetStream() << " pkt " << cell.packetId << " cell " << cell.cellIndex << "/"
                              << cell.cellCount;
+    }
+    else if (cell.type == FabricCell::PATH_LOSS)
+    {
+        *stream->GetStream() << " notice " << cell.bytes << " through pkt " << cell.packetId;
     }
     else
     {

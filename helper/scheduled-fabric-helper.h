@@ -69,6 +69,7 @@ class ScheduledFabricHelper : public ClusterFabricHelper
         uint64_t unroutableBytes{0};        //!< their bytes
         uint64_t reassemblyTimeouts{0};     //!< packets given up at reassembly
         uint64_t reassemblyTimeoutBytes{0}; //!< their bytes that had arrived
+        uint64_t reassemblyNoticeDrops{0};  //!< of the packets given up, on a path-loss notice
         uint64_t linkLostCells{0};          //!< cells lost on failed links
         uint64_t linkLostBytes{0};          //!< packet bytes in them
         uint64_t spineDroppedCells{0};      //!< cells dropped at spines

@@ -120,6 +120,79 @@ TEST(CellReassembler, InOrderAcrossSources)
     EXPECT_EQ(r.GetPacketsHeld(), 0u);
 }
 
+// A path-loss notice through packet 3 of source 0, whose packets 0..4 were sent
+// as two cells each: packet 0 complete, packet 1 has one cell of two (its other
+// went down with the path), nothing of packets 2 and 3 came, packet 4 is complete.
+// Expected: 0 released at once; on the notice 1, 2, 3 given up (1 with the 10 B of
+// its one cell, 2 and 3 with nothing) and 4 released, with no timeout run.
+TEST(CellReassembler, PathLossNoticeGivesUpWhatItCovers)
+{
+    CellReassembler r(1, 16);
+    std::vector<CellReassembler::Output> out;
+    std::vector<CellReassembler::Output> dropped;
+    std::vector<Ptr<Packet>> packets;
+    FabricCell c;
+    c.cellCount = 2;
+    c.payload = 10;
+    auto add = [&](uint32_t id, uint16_t index) {
+        c.packetId = id;
+        c.cellIndex = index;
+        c.packet = packets[id];
+        r.AddCell(0, c, 5, out);
+    };
+    for (uint32_t id = 0; id < 5; ++id)
+    {
+        packets.push_back(Create<Packet>(20));
+    }
+    add(0, 0);
+    add(0, 1);
+    add(1, 0);
+    add(4, 0);
+    add(4, 1);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].packetId, 0u);
+    r.GiveUpThrough(0, 3, 7, out, dropped);
+    ASSERT_EQ(dropped.size(), 3u);
+    EXPECT_EQ(dropped[0].packetId, 1u);
+    EXPECT_EQ(dropped[0].bytes, 10u);
+    EXPECT_EQ(dropped[1].packetId, 2u);
+    EXPECT_EQ(dropped[1].packet, nullptr);
+    EXPECT_EQ(dropped[2].packetId, 3u);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[1].packetId, 4u);
+    EXPECT_EQ(r.GetPacketsGivenUp(), 3u);
+    EXPECT_EQ(r.GetPacketsTimedOut(), 0u);
+    EXPECT_EQ(r.GetPacketsHeld(), 0u);
+    EXPECT_EQ(r.GetNextPacketId(0), 5u);
+    // A notice that covers nothing new (through packet 3 again) changes nothing,
+    // and a late cell of a given-up packet is counted as late.
+    r.GiveUpThrough(0, 3, 8, out, dropped);
+    EXPECT_EQ(dropped.size(), 3u);
+    add(1, 1);
+    EXPECT_EQ(r.GetCellsLate(), 1u);
+}
+
+// The notice names packets of which no cell has arrived at all (the source's
+// last packets went down with the path): the head moves past them, and the next
+// packet is released when it comes.
+TEST(CellReassembler, PathLossNoticeCoversPacketsNeverSeen)
+{
+    CellReassembler r(1, 16);
+    std::vector<CellReassembler::Output> out;
+    std::vector<CellReassembler::Output> dropped;
+    r.GiveUpThrough(0, 1, 0, out, dropped); // packets 0 and 1: nothing of them came
+    ASSERT_EQ(dropped.size(), 2u);
+    EXPECT_TRUE(out.empty());
+    FabricCell c;
+    c.cellCount = 1;
+    c.payload = 10;
+    c.packetId = 2;
+    c.packet = Create<Packet>(10);
+    r.AddCell(0, c, 1, out);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].packetId, 2u);
+}
+
 // ---- Bad input: each stops with a message naming the attribute and the value ----
 
 TEST(ScheduledFabricDeathTest, ZeroSpines)

@@ -24,6 +24,7 @@
 #include "ns3/test.h"
 #include "ns3/udp-line-rate-source.h"
 #include "ns3/uinteger.h"
+#include "ns3/voq-queue-disc.h"
 
 #include <algorithm>
 #include <memory>
@@ -220,20 +221,60 @@ class DeliverySampler
         return Time::Max();
     }
 
+    /**
+     * \param from a time \param to a later time
+     * \return the longest run of consecutive sampling intervals within [from, to]
+     *         in which some rank delivered nothing (its length, and the rank)
+     */
+    std::pair<Time, uint32_t> LongestStall(Time from, Time to) const
+    {
+        std::pair<Time, uint32_t> worst{Time(0), 0};
+        for (uint32_t r = 0; r < m_rdma.GetNRanks(); ++r)
+        {
+            Time since = Time::Max();
+            for (std::size_t i = 1; i < m_samples.size(); ++i)
+            {
+                const Time t0 = m_samples[i - 1].first;
+                const Time t1 = m_samples[i].first;
+                if (t0 < from || t1 > to)
+                {
+                    continue;
+                }
+                if (m_perRank[i][r] == m_perRank[i - 1][r])
+                {
+                    since = std::min(since, t0);
+                    if (t1 - since > worst.first)
+                    {
+                        worst = {t1 - since, r};
+                    }
+                }
+                else
+                {
+                    since = Time::Max();
+                }
+            }
+        }
+        return worst;
+    }
+
   private:
     /// Record the bytes delivered so far.
     void Sample()
     {
         uint64_t total = 0;
+        std::vector<uint64_t> perRank(m_rdma.GetNRanks());
         for (uint32_t r = 0; r < m_rdma.GetNRanks(); ++r)
         {
-            total += m_rdma.GetTransport(r)->GetStats().bytesDelivered;
+            perRank[r] = m_rdma.GetTransport(r)->GetStats().bytesDelivered;
+            total += perRank[r];
         }
         m_samples.emplace_back(Simulator::Now(), total);
+        m_perRank.push_back(std::move(perRank));
     }
 
     const RdmaHelper& m_rdma;                         //!< the transports
     std::vector<std::pair<Time, uint64_t>> m_samples; //!< (time, bytes)
+    std::vector<std::vector<uint64_t>> m_perRank;     //!< per sample: bytes per rank
 };
 
 /// \return the earliest non-zero completion
@@ -744,7 +785,25 @@ class FailoverTestCase : public ScheduledFabricTestCase
         }
         FabricWatch watch(f.fabric);
         watch.Every(MicroSeconds(100), MicroSeconds(1500));
-        DeliverySampler sampler(f.rdma, MicroSeconds(10), MicroSeconds(2500));
+        DeliverySampler sampler(f.rdma, MicroSeconds(5), MicroSeconds(2500));
+        // Each sender's backlog in its leaf's ingress buffer, every 5 us from the
+        // failure on.
+        std::vector<std::pair<Time, std::vector<uint64_t>>> backlogs;
+        for (Time at = failAt; at <= failAt + MicroSeconds(300); at += MicroSeconds(5))
+        {
+            Simulator::Schedule(at, [&]() {
+                std::vector<uint64_t> bytes(hosts, 0);
+                for (uint32_t h = 0; h < hosts; ++h)
+                {
+                    Ptr<VoqQueueDisc> voq = f.fabric.GetLeaf(c.GetLeafOfHost(h))->GetVoqQueueDisc();
+                    for (uint8_t tc = 0; tc < 8; ++tc)
+                    {
+                        bytes[h] += voq->GetIngressBytes(h % c.hostsPerLeaf, tc);
+                    }
+                }
+                backlogs.emplace_back(Simulator::Now(), std::move(bytes));
+            });
+        }
         Simulator::Run();
         const auto t = f.fabric.GetTotals();
         // Flow h goes from leaf(h) to leaf(h) + 1.
@@ -765,6 +824,7 @@ class FailoverTestCase : public ScheduledFabricTestCase
         const Time end = m_restore ? restoreAt : first;
         const double rate = sampler.Rate(failAt + settle, end);
         const Time recovered = sampler.FirstReaching(failAt, 0.98 * after);
+        const auto [stall, stalledRank] = sampler.LongestStall(failAt, std::min(end, first));
         // Cells lost where the failure was: on the failed links' two ends, or at
         // a spine that had just lost its only link to the cell's leaf.
         uint64_t lostOnFailed = 0;
@@ -783,7 +843,8 @@ class FailoverTestCase : public ScheduledFabricTestCase
         }
         std::cout << GetName() << ": " << rate / 1e9 << " Gb/s after the failure = " << rate / after
                   << " of the bound " << after / 1e9 << " (full " << full / 1e9 << "); 98% reached "
-                  << (recovered - failAt).As(Time::US) << " after it; cells lost "
+                  << (recovered - failAt).As(Time::US) << " after it; longest stall "
+                  << stall.As(Time::US) << " (rank " << stalledRank << "); cells lost "
                   << t.linkLostCells << " (on the failed links " << lostOnFailed
                   << "), unroutable at spines " << t.spineDroppedCells << ", reassembly timeouts "
                   << t.reassemblyTimeouts << ", retransmitted " << f.Sum().retransmittedPackets
@@ -796,6 +857,31 @@ class FailoverTestCase : public ScheduledFabricTestCase
         NS_TEST_EXPECT_MSG_EQ(t.beyondWindowCells + t.duplicateCells, 0, "no reorder overflow");
         NS_TEST_EXPECT_MSG_EQ_TOL(rate / after, 1.0, 0.02, "the failed share only");
         NS_TEST_EXPECT_MSG_LT(recovered, failAt + settle, "recovered within the settling time");
+        // No receiver stalls longer than the failure's detection (10 us), then
+        // twice the largest sender backlog while it lasts (in time at its flow's
+        // rate after the failure; where the fabric binds, hosts without congestion control fill
+        // their VOQs up to PfcXoff): the first packet behind the lost ones, the
+        // evidence of the loss, waits behind it, and so does go-back-N's resend;
+        // plus a few unloaded round trips (about 5 us each: 8 link delays of 500 ns
+        // and the frames' serialization) = 20 us. The egress gives up the broken
+        // packets on the sources' path-loss notices, not after ReassemblyTimeout.
+        Time backlog(0); // the largest while the stall lasted
+        for (const auto& [at, bytes] : backlogs)
+        {
+            for (uint32_t h = 0; h < hosts && at <= failAt + stall; ++h)
+            {
+                const uint32_t a = c.GetLeafOfHost(h);
+                const uint32_t b = (a + 1) % c.leaves;
+                const double rate =
+                    std::min({HostBound(c), FabricBound(c, usable[a]), FabricBound(c, usable[b])});
+                backlog = std::max(backlog, Seconds(bytes[h] * 8.0 / rate));
+            }
+        }
+        const Time stallBound = MicroSeconds(10) + 2 * backlog + MicroSeconds(20);
+        std::cout << "  longest stall bound " << stallBound.As(Time::US)
+                  << " (largest sender backlog " << backlog.As(Time::US) << ")" << std::endl;
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(stall, stallBound, "no receiver stalls longer than that");
+        NS_TEST_EXPECT_MSG_GT(t.reassemblyNoticeDrops, 0, "broken packets given up on notice");
         if (m_restore)
         {
             const double back = sampler.Rate(restoreAt + settle, first);

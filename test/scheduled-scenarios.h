@@ -133,8 +133,8 @@ struct Approximation
 /**
  * \ingroup ai-fabric-tests
  * A scenario in exact mode and in other modes (Approximation): every completion
- * within 1% of exact mode's, one message within 2% where links fail, the mean and
- * the last completion within 1%; drops within the mode's shiftCells per failed
+ * within 1% of exact mode's, one message and the last completion within 2% where
+ * links fail (1% elsewhere), the mean within 1%; drops within the mode's shiftCells per failed
  * link end; the same retransmissions where nothing fails; at most the mode's
  * share of the events.
  */
@@ -211,9 +211,11 @@ class ApproximationAgreementTestCase : public TestCase
             *std::max_element(exact.completions.begin(), exact.completions.end());
         const Time approximateLast =
             *std::max_element(approximate.completions.begin(), approximate.completions.end());
+        // Where links fail the last message may be one whose loss the mode's
+        // shifted cells changed: the per-message tolerance.
         NS_TEST_EXPECT_MSG_EQ_TOL(approximateLast.GetSeconds() / exactLast.GetSeconds(),
                                   1.0,
-                                  0.01,
+                                  perMessage,
                                   mode.name << ": last completion");
         std::cout << GetName() << ", " << mode.name << ": last completion "
                   << exactLast.As(Time::US) << " exact, " << approximateLast.As(Time::US)

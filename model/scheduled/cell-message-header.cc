@@ -81,7 +81,7 @@ CellMessageHeader::Deserialize(Buffer::Iterator start)
     }
     m_epoch = start.ReadNtohU32();
     const uint8_t type = start.ReadU8();
-    NS_ABORT_MSG_IF(type > FabricCell::CREDIT_GRANT,
+    NS_ABORT_MSG_IF(type > FabricCell::PATH_LOSS,
                     "CellMessageHeader: cell type " << +type << " is not a cell type");
     m_cell.type = static_cast<FabricCell::Type>(type);
     m_cell.tc = start.ReadU8();

@@ -231,29 +231,90 @@ CellReassembler::Expire(uint32_t source,
     Context& ctx = m_contexts[source];
     while (ctx.next != ctx.end && now >= GetHeadDeadline(source, timeout))
     {
-        Slot& slot = ctx.ring[ctx.headSlot];
-        if (slot.used && slot.id == ctx.next)
-        {
-            NS_LOG_LOGIC("source " << source << ": packet number " << slot.id << " timed out with "
-                                   << slot.received << " of " << slot.count << " cells");
-            dropped.push_back({slot.packet, source, slot.id, slot.bytes, slot.port, slot.tc});
-            m_timedOutBytes += slot.bytes;
-            m_heldBytes -= slot.bytes;
-            slot.packet = nullptr;
-            slot.used = false;
-            m_held--;
-        }
-        else
-        {
-            NS_LOG_LOGIC("source " << source << ": packet number " << ctx.next
-                                   << " timed out, no cell of it arrived");
-            dropped.push_back({nullptr, source, ctx.next, 0, 0, 0});
-        }
+        DropHead(source, ctx, dropped);
         m_timedOut++;
-        Advance(ctx);
         // blockedSince is kept, so a run of wholly lost packets goes in one sweep.
         Drain(source, ctx, now, delivered);
     }
+}
+
+void
+CellReassembler::GiveUpThrough(uint32_t source,
+                               uint32_t lastId,
+                               int64_t now,
+                               std::vector<Output>& delivered,
+                               std::vector<Output>& dropped)
+{
+    NS_LOG_FUNCTION(this << source << lastId << now);
+    Context& ctx = m_contexts[source];
+    const uint32_t ahead = lastId + 1 - ctx.next;
+    if (ahead == 0 || ahead >= 0x80000000u)
+    {
+        return; // every packet up to lastId was released or given up already
+    }
+    if (ahead > m_window)
+    {
+        // Not expected (the source cannot have more than a window on its way);
+        // the timeout deals with what lies beyond.
+        NS_LOG_LOGIC("source " << source << ": packets up to number " << lastId
+                               << " reach beyond the reorder window, given up within it only");
+    }
+    const uint32_t count = std::min(ahead, m_window);
+    if (count > ctx.ring.size())
+    {
+        Grow(ctx, count - 1);
+    }
+    // Packets of which nothing arrived are lost as well: the head may move past end.
+    if (ctx.end - ctx.next < count)
+    {
+        ctx.end = ctx.next + count;
+    }
+    const uint32_t stop = ctx.next + count;
+    // Draining may carry the head past stop (complete packets beyond it).
+    while (static_cast<int32_t>(stop - ctx.next) > 0)
+    {
+        const Slot& head = ctx.ring[ctx.headSlot];
+        if (head.used && head.id == ctx.next && head.received == head.count)
+        {
+            Drain(source, ctx, now, delivered);
+            continue;
+        }
+        DropHead(source, ctx, dropped);
+        m_givenUp++;
+    }
+    Drain(source, ctx, now, delivered);
+    if (ctx.next != ctx.end)
+    {
+        const Slot& head = ctx.ring[ctx.headSlot];
+        if (!head.used || head.id != ctx.next)
+        {
+            ctx.blockedSince = Evidence(ctx, now);
+        }
+    }
+}
+
+void
+CellReassembler::DropHead(uint32_t source, Context& ctx, std::vector<Output>& dropped)
+{
+    Slot& slot = ctx.ring[ctx.headSlot];
+    if (slot.used && slot.id == ctx.next)
+    {
+        NS_LOG_LOGIC("source " << source << ": packet number " << slot.id << " given up with "
+                               << slot.received << " of " << slot.count << " cells");
+        dropped.push_back({slot.packet, source, slot.id, slot.bytes, slot.port, slot.tc});
+        m_timedOutBytes += slot.bytes;
+        m_heldBytes -= slot.bytes;
+        slot.packet = nullptr;
+        slot.used = false;
+        m_held--;
+    }
+    else
+    {
+        NS_LOG_LOGIC("source " << source << ": packet number " << ctx.next
+                               << " given up, no cell of it arrived");
+        dropped.push_back({nullptr, source, ctx.next, 0, 0, 0});
+    }
+    Advance(ctx);
 }
 
 int64_t
@@ -286,6 +347,12 @@ uint64_t
 CellReassembler::GetPacketsDelivered() const
 {
     return m_delivered;
+}
+
+uint64_t
+CellReassembler::GetPacketsGivenUp() const
+{
+    return m_givenUp;
 }
 
 uint64_t

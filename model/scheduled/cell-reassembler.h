@@ -102,6 +102,22 @@ class CellReassembler
                 std::vector<Output>& delivered,
                 std::vector<Output>& dropped);
 
+    /**
+     * Give up at once every packet up to lastId that is not complete (its source
+     * learnt that a path was lost and every cell sent before on the other paths
+     * has arrived), releasing the complete ones in order.
+     * \param source source index
+     * \param lastId the last packet the notice covers (ids wrap)
+     * \param now current time
+     * \param delivered packets released are appended here
+     * \param dropped packets given up are appended here
+     */
+    void GiveUpThrough(uint32_t source,
+                       uint32_t lastId,
+                       int64_t now,
+                       std::vector<Output>& delivered,
+                       std::vector<Output>& dropped);
+
     /// \param source source index \return true if the source has undelivered cells
     bool IsPending(uint32_t source) const;
 
@@ -131,6 +147,8 @@ class CellReassembler
     uint64_t GetPacketsDelivered() const;
     /// \return packets dropped by timeout
     uint64_t GetPacketsTimedOut() const;
+    /// \return packets given up on a path-loss notice (GiveUpThrough)
+    uint64_t GetPacketsGivenUp() const;
     /// \return payload bytes that had arrived of packets dropped by timeout
     uint64_t GetTimedOutBytes() const;
     /// \return cells accepted
@@ -187,6 +205,12 @@ class CellReassembler
      * \param delivered the packets released are appended here
      */
     void Drain(uint32_t source, Context& ctx, int64_t now, std::vector<Output>& delivered);
+    /**
+     * Drop the head packet of a context (whatever of it arrived) and move on.
+     * \param source source index \param ctx its context
+     * \param dropped the packet is appended here
+     */
+    void DropHead(uint32_t source, Context& ctx, std::vector<Output>& dropped);
     /// Count a discarded cell. \param reason why \param cell the cell
     void Discarded(Discard reason, const FabricCell& cell);
 
@@ -194,7 +218,8 @@ class CellReassembler
     uint32_t m_window;                        //!< reorder window
     uint64_t m_delivered{0};                  //!< packets released
     uint64_t m_timedOut{0};                   //!< packets dropped by timeout
-    uint64_t m_timedOutBytes{0};              //!< their received payload bytes
+    uint64_t m_givenUp{0};                    //!< packets given up on a notice
+    uint64_t m_timedOutBytes{0};              //!< received payload bytes of packets given up
     uint64_t m_cells{0};                      //!< cells accepted
     DiscardCount m_discards[DISCARD_REASONS]; //!< per reason
     uint64_t m_held{0};                       //!< packets held

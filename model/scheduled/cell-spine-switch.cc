@@ -191,6 +191,22 @@ CellSpineSwitch::Receive(uint32_t port, const FabricCell& cell)
         m_dropTrace(port, cell);
         return;
     }
+    if (cell.type == FabricCell::PATH_LOSS)
+    {
+        // Behind the data on every path on to the leaf: one copy per link, each
+        // saying how many there are, so the leaf knows when it has them all.
+        NS_LOG_LOGIC("spine " << m_index << ": path-loss notice from leaf " << cell.srcLeaf
+                              << " for leaf " << cell.dstLeaf << " copied to " << links.size()
+                              << " links");
+        FabricCell copy = cell;
+        copy.dstPort = static_cast<uint16_t>(links.size());
+        for (uint32_t out : links)
+        {
+            m_forwarded++;
+            m_ports[out]->SendCell(copy);
+        }
+        return;
+    }
     uint32_t& rr = m_rr[cell.dstLeaf];
     if (rr >= links.size())
     {

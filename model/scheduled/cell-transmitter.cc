@@ -26,6 +26,7 @@ CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
                                  uint32_t leaves,
                                  uint32_t leafIndex,
                                  uint32_t controlReserve,
+                                 uint32_t controlCellBytes,
                                  ReadyCallback ready,
                                  DrainCallback drain)
     : m_ports(ports),
@@ -33,12 +34,15 @@ CellTransmitter::CellTransmitter(const std::vector<Ptr<CellNetDevice>>* ports,
       m_segmenter(segmenter),
       m_leafIndex(leafIndex),
       m_controlReserve(controlReserve),
+      m_controlCellBytes(controlCellBytes),
       m_ready(ready),
       m_drain(drain),
       m_links(leaves),
       m_control(leaves),
       m_pending(leaves),
       m_nextPacketId(leaves, 0),
+      m_notices(leaves, 0),
+      m_noticeDue(leaves, false),
       m_wakeupAt(Time::Max())
 {
 }
@@ -62,8 +66,18 @@ CellTransmitter::SetLinks(uint32_t dstLeaf,
                           const std::vector<uint32_t>& controlLinks)
 {
     NS_LOG_FUNCTION(this << dstLeaf << dataLinks.size() << controlLinks.size());
+    // A link gone from the usable set (down, or its spine cannot reach the leaf
+    // any more) may have taken cells with it; flow control changes data links only.
+    const bool pathLost =
+        std::any_of(m_control[dstLeaf].begin(), m_control[dstLeaf].end(), [&](uint32_t port) {
+            return std::find(controlLinks.begin(), controlLinks.end(), port) == controlLinks.end();
+        });
     m_links[dstLeaf] = dataLinks;
     m_control[dstLeaf] = controlLinks;
+    if (pathLost)
+    {
+        NotifyPathLoss(dstLeaf);
+    }
     if (m_pending[dstLeaf].waiting && !dataLinks.empty())
     {
         // Links towards a leaf that had none: look again now.
@@ -177,6 +191,10 @@ CellTransmitter::Continue(uint32_t dstLeaf)
     p.cell.packet = nullptr;
     m_pendingPackets--;
     m_packets++;
+    if (m_noticeDue[dstLeaf])
+    {
+        NotifyPathLoss(dstLeaf);
+    }
     return true;
 }
 
@@ -211,6 +229,50 @@ CellTransmitter::SendControl(const FabricCell& cell)
                          << " B) on fabric port " << port);
     (*m_ports)[port]->SendCell(cell);
     return true;
+}
+
+void
+CellTransmitter::NotifyPathLoss(uint32_t dstLeaf)
+{
+    NS_LOG_FUNCTION(this << dstLeaf);
+    const std::vector<uint32_t>& links = m_control[dstLeaf];
+    if (m_nextPacketId[dstLeaf] == 0 || links.empty())
+    {
+        return; // nothing sent yet, or no path left to tell it on
+    }
+    if (m_pending[dstLeaf].active)
+    {
+        // The packet being cut may have lost cells too: tell once it is all sent,
+        // so the notice covers it.
+        m_noticeDue[dstLeaf] = true;
+        return;
+    }
+    m_noticeDue[dstLeaf] = false;
+    FabricCell cell;
+    cell.type = FabricCell::PATH_LOSS;
+    cell.srcLeaf = static_cast<uint16_t>(m_leafIndex);
+    cell.dstLeaf = static_cast<uint16_t>(dstLeaf);
+    cell.wireBytes = m_controlCellBytes;
+    cell.packetId = m_nextPacketId[dstLeaf] - 1;
+    cell.bytes = ++m_notices[dstLeaf];
+    cell.cellCount = static_cast<uint16_t>(links.size());
+    NS_LOG_LOGIC("leaf " << m_leafIndex << ": path to leaf " << dstLeaf << " lost, notice "
+                         << cell.bytes << " (packets up to number " << cell.packetId << ") on "
+                         << links.size() << " fabric ports");
+    for (uint32_t port : links)
+    {
+        // Behind the data already queued on the port: fabric links and spine
+        // queues are FIFO, so when it arrives every earlier cell on its path has.
+        cell.cellIndex = static_cast<uint16_t>(port);
+        (*m_ports)[port]->SendCell(cell);
+    }
+    m_noticesSent++;
+}
+
+uint64_t
+CellTransmitter::GetPathLossNotices() const
+{
+    return m_noticesSent;
 }
 
 Time

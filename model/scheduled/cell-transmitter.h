@@ -55,6 +55,7 @@ class CellTransmitter
      * \param leafIndex the sending leaf
      * \param controlReserve bytes of each port's queue limit data cells leave free
      *        for control cells
+     * \param controlCellBytes bytes of a control cell on the wire
      * \param ready called for each waiting leaf that can take packets again
      * \param drain called once after those, so the owner's VOQ scheduler chooses
      *        among all of them (in its class order) what goes first
@@ -65,6 +66,7 @@ class CellTransmitter
                     uint32_t leaves,
                     uint32_t leafIndex,
                     uint32_t controlReserve,
+                    uint32_t controlCellBytes,
                     ReadyCallback ready,
                     DrainCallback drain);
     ~CellTransmitter();
@@ -121,6 +123,8 @@ class CellTransmitter
     uint64_t GetStalls() const;
     /// \return wake-up events run
     uint64_t GetWakeups() const;
+    /// \return path-loss notices sent (one per destination leaf and path loss)
+    uint64_t GetPathLossNotices() const;
 
   private:
     /// A packet partly sent to one leaf.
@@ -145,6 +149,13 @@ class CellTransmitter
     void Wait(uint32_t dstLeaf);
     /// \param dstLeaf a waiting leaf \return when a link towards it has drained enough
     Time WakeDelay(uint32_t dstLeaf) const;
+    /**
+     * Tell a leaf that a path to it was lost: a PATH_LOSS cell behind the data on
+     * every link left towards it, naming the last packet wholly sent before (a
+     * packet being cut is finished first).
+     * \param dstLeaf the leaf
+     */
+    void NotifyPathLoss(uint32_t dstLeaf);
     /// Schedule the wake-up for the earliest waiting leaf.
     void ScheduleWakeup();
     /// The wake-up: continue pending packets, report leaves that are ready.
@@ -155,12 +166,16 @@ class CellTransmitter
     CellSegmenter m_segmenter;                      //!< cell arithmetic
     uint32_t m_leafIndex;                           //!< sending leaf
     uint32_t m_controlReserve;                      //!< queue bytes kept for control cells
+    uint32_t m_controlCellBytes;                    //!< a control cell's wire bytes
     ReadyCallback m_ready;                          //!< to the owner
     DrainCallback m_drain;                          //!< to the owner
     std::vector<std::vector<uint32_t>> m_links;     //!< data ports per destination leaf
     std::vector<std::vector<uint32_t>> m_control;   //!< control ports per destination leaf
     std::vector<Pending> m_pending;                 //!< per destination leaf
     std::vector<uint32_t> m_nextPacketId;           //!< per destination leaf
+    std::vector<uint64_t> m_notices;                //!< path-loss notices per destination leaf
+    std::vector<bool> m_noticeDue;                  //!< per leaf: notice waits for a packet's end
+    uint64_t m_noticesSent{0};                      //!< counter
     std::vector<uint32_t> m_waiting;                //!< leaves waiting for room
     EventId m_wakeup;                               //!< the one wake-up
     Time m_wakeupAt;                                //!< when it is due

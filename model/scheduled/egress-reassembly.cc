@@ -24,6 +24,7 @@ EgressReassembly::EgressReassembly(uint32_t sources,
       m_timeout(timeout),
       m_timers(sources),
       m_armed(sources, false),
+      m_notices(sources),
       m_released(released),
       m_timedOut(timedOut),
       m_discarded(discarded)
@@ -65,6 +66,62 @@ EgressReassembly::Receive(const FabricCell& cell)
     Flush();
     ArmTimer(source, now);
     return !reason;
+}
+
+void
+EgressReassembly::ReceivePathLoss(const FabricCell& notice)
+{
+    NS_LOG_FUNCTION(this << notice.srcLeaf << notice.bytes << notice.packetId);
+    Notice& n = m_notices.at(notice.srcLeaf);
+    if (notice.bytes < n.number || (notice.bytes == n.number && n.applied))
+    {
+        return; // superseded, or already acted on
+    }
+    if (notice.bytes > n.number)
+    {
+        n = Notice();
+        n.number = notice.bytes;
+        n.lastId = notice.packetId;
+        n.paths = notice.cellCount;
+    }
+    auto it = std::find_if(n.copies.begin(), n.copies.end(), [&](const auto& c) {
+        return c.first == notice.cellIndex;
+    });
+    if (it == n.copies.end())
+    {
+        n.copies.emplace_back(notice.cellIndex, 0);
+        it = n.copies.end() - 1;
+    }
+    if (++it->second == notice.dstPort)
+    {
+        n.pathsDone++;
+    }
+    NS_LOG_LOGIC("notice " << n.number << " from leaf " << notice.srcLeaf << ": " << n.pathsDone
+                           << " of " << n.paths << " paths complete");
+    if (n.pathsDone < n.paths)
+    {
+        return;
+    }
+    // Every cell sent before the notice on a path still alive has arrived: what
+    // is missing of the packets it covers went down with the lost path.
+    n.applied = true;
+    m_noticesApplied++;
+    const uint32_t source = notice.srcLeaf;
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_reassembler.GiveUpThrough(source, n.lastId, now, m_out, m_lost);
+    for (const auto& lost : m_lost)
+    {
+        m_timedOut(lost);
+    }
+    m_lost.clear();
+    Flush();
+    ArmTimer(source, now);
+}
+
+uint64_t
+EgressReassembly::GetPathLossNotices() const
+{
+    return m_noticesApplied;
 }
 
 void

@@ -52,6 +52,17 @@ class EgressReassembly
     /// \param cell a data cell from the fabric \return false if it was discarded
     bool Receive(const FabricCell& cell);
 
+    /**
+     * A copy of a path-loss notice from a source leaf. When every copy of the
+     * newest notice has arrived (one behind the data on each path left), every
+     * packet up to the one it names that is still incomplete is given up.
+     * \param notice the PATH_LOSS cell
+     */
+    void ReceivePathLoss(const FabricCell& notice);
+
+    /// \return path-loss notices of which every copy arrived
+    uint64_t GetPathLossNotices() const;
+
     /// Cancel the timers (the owner is being disposed).
     void Cancel();
 
@@ -59,6 +70,17 @@ class EgressReassembly
     const CellReassembler& GetReassembler() const;
 
   private:
+    /// The newest path-loss notice of one source leaf, as its copies arrive.
+    struct Notice
+    {
+        uint64_t number{0};    //!< its number (newer notices supersede it)
+        uint32_t lastId{0};    //!< last packet it covers
+        uint16_t paths{0};     //!< source links it left on
+        uint16_t pathsDone{0}; //!< of them, every spine copy arrived
+        bool applied{false};   //!< packets were given up for it
+        std::vector<std::pair<uint16_t, uint16_t>> copies; //!< (source link, copies seen)
+    };
+
     /// Hand released and given-up packets to the owner.
     void Flush();
     /**
@@ -74,6 +96,8 @@ class EgressReassembly
     Time m_timeout;                              //!< ReassemblyTimeout
     std::vector<EventId> m_timers;               //!< per source
     std::vector<bool> m_armed;                   //!< per source: its timer is pending
+    std::vector<Notice> m_notices;               //!< per source: its newest path-loss notice
+    uint64_t m_noticesApplied{0};                //!< notices of which every copy arrived
     std::vector<CellReassembler::Output> m_out;  //!< scratch: released
     std::vector<CellReassembler::Output> m_lost; //!< scratch: given up
     OutputCallback m_released;                   //!< to the owner

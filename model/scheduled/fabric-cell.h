@@ -20,7 +20,13 @@ namespace ns3
  * A data cell carries a slice [offset, offset + payload) of one packet and refers
  * to the packet itself through a Ptr, so the packet travels once, by reference,
  * and is released when the egress leaf has reassembled and forwarded it. Control
- * cells (credit request, credit grant) carry no packet.
+ * cells (credit request, credit grant, path-loss notice) carry no packet.
+ *
+ * A path-loss notice reuses the fields: packetId is the last packet the ingress
+ * leaf had wholly handed to its fabric ports for dstLeaf, bytes numbers the
+ * notice (per ingress and egress leaf), cellCount is how many fabric links of the
+ * ingress leaf it left on, cellIndex the one this copy left on, and dstPort how
+ * many copies the spine made of it (one per link of its own to dstLeaf).
  */
 struct FabricCell
 {
@@ -30,6 +36,8 @@ struct FabricCell
         DATA = 0,           //!< a slice of a packet
         CREDIT_REQUEST = 1, //!< ingress VOQ -> egress scheduler: cumulative bytes wanted
         CREDIT_GRANT = 2,   //!< egress scheduler -> ingress VOQ: cumulative bytes granted
+        PATH_LOSS = 3,      //!< ingress -> egress leaf, behind its data on every path left:
+                            //!< a path failed, cells up to packetId not arrived are lost
     };
 
     Type type{DATA};       //!< cell type

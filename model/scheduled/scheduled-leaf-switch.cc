@@ -316,6 +316,7 @@ ScheduledLeafSwitch::Setup(const ClusterDescription& cluster, uint32_t index, Pt
                                              m_leaves,
                                              index,
                                              m_controlReserveCells * m_controlCellBytes,
+                                             m_controlCellBytes,
                                              MakeCallback(&ScheduledLeafSwitch::LeafReady, this),
                                              MakeCallback(&ScheduledLeafSwitch::Drain, this));
     // The VOQs towards one egress leaf form a group: they wait while the fabric
@@ -699,6 +700,12 @@ ScheduledLeafSwitch::ReceiveCell(uint32_t port, const FabricCell& cell)
     case FabricCell::CREDIT_GRANT:
         HandleGrant(GetVoqIndex(cell.srcLeaf, cell.dstPort, cell.tc), cell.bytes);
         break;
+    case FabricCell::PATH_LOSS:
+        NS_LOG_LOGIC("leaf " << m_index << ": path-loss notice " << cell.bytes << " from leaf "
+                             << cell.srcLeaf << " (packets up to number " << cell.packetId
+                             << ") on fabric port " << port);
+        m_egress->ReceivePathLoss(cell);
+        break;
     }
 }
 
@@ -810,6 +817,7 @@ ScheduledLeafSwitch::Counters::ForEach(
     visit("egressDropBytes", egressDropBytes);
     visit("reassemblyTimeouts", reassemblyTimeouts);
     visit("reassemblyTimeoutBytes", reassemblyTimeoutBytes);
+    visit("reassemblyNoticeDrops", reassemblyNoticeDrops);
     visit("beyondWindowCells", beyondWindowCells);
     visit("beyondWindowBytes", beyondWindowBytes);
     visit("lateCells", lateCells);
@@ -826,6 +834,7 @@ ScheduledLeafSwitch::Counters::ForEach(
     visit("transmitPendingBytes", transmitPendingBytes);
     visit("transmitStalls", transmitStalls);
     visit("requestRefreshes", requestRefreshes);
+    visit("pathLossNoticesSent", pathLossNoticesSent);
 }
 
 ScheduledLeafSwitch::Counters
@@ -839,6 +848,7 @@ ScheduledLeafSwitch::GetCounters() const
     c.transmitPendingPackets = m_tx->GetPendingPackets();
     c.transmitPendingBytes = m_tx->GetPendingBytes();
     c.transmitStalls = m_tx->GetStalls();
+    c.pathLossNoticesSent = m_tx->GetPathLossNotices();
     const CellReassembler& r = m_egress->GetReassembler();
     const auto beyond = r.GetDiscards(CellReassembler::BEYOND_WINDOW);
     const auto late = r.GetDiscards(CellReassembler::LATE);
@@ -851,6 +861,7 @@ ScheduledLeafSwitch::GetCounters() const
     c.duplicateBytes = duplicate.bytes;
     c.reassemblyHeldPackets = r.GetPacketsHeld();
     c.reassemblyHeldBytes = r.GetBytesHeld();
+    c.reassemblyNoticeDrops = r.GetPacketsGivenUp();
     return c;
 }
 

@@ -92,6 +92,7 @@ class ScheduledLeafSwitch : public Object
         uint64_t egressDropPackets{0};      //!< refused by the host port
         uint64_t egressDropBytes{0};        //!< refused by the host port
         uint64_t reassemblyTimeouts{0};     //!< packets given up at reassembly
+        uint64_t reassemblyNoticeDrops{0};  //!< of them, on a path-loss notice (not timed out)
         uint64_t reassemblyTimeoutBytes{0}; //!< payload bytes of them that had arrived
         uint64_t beyondWindowCells{0};      //!< cells discarded: beyond the reorder window
         uint64_t beyondWindowBytes{0};      //!< their payload bytes
@@ -109,6 +110,7 @@ class ScheduledLeafSwitch : public Object
         uint64_t transmitPendingBytes{0};   //!< their bytes not yet sent
         uint64_t transmitStalls{0};         //!< times a packet waited for room
         uint64_t requestRefreshes{0};       //!< requests repeated by the credit watchdog
+        uint64_t pathLossNoticesSent{0};    //!< path-loss notices sent to other leaves
 
         /**
          * Visit every counter by name (for CSV and JSON output).
