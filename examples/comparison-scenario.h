@@ -868,10 +868,10 @@ class ComparisonSimulation
                 t.queuedPackets + t.transmitPendingPackets + t.fabricPackets + t.reassemblyPackets;
             counters["droppedPackets"] = t.GetDroppedPackets();
             counters["unaccountedPackets"] = t.GetUnaccountedPackets();
-            drops["voqFull"] = t.voqDropPackets;
-            drops["egressPort"] = t.egressDropPackets;
-            drops["unroutable"] = t.unroutablePackets;
-            drops["reassemblyTimeout"] = t.reassemblyTimeouts;
+            for (const DropPlace& place : GetDropsByPlace(t))
+            {
+                drops[place.key] = place.packets;
+            }
             counters["cellsLostOnFailedLinks"] = t.linkLostCells;
             counters["spineDroppedCells"] = t.spineDroppedCells;
             counters["pfcPauses"] = t.voqPauses;
@@ -891,15 +891,13 @@ class ComparisonSimulation
             const EthernetClosHelper::Totals t = m_clos->GetTotals();
             counters["offeredPackets"] = t.offeredPackets;
             counters["deliveredPackets"] = t.deliveredPackets;
-            counters["queuedPackets"] = t.queuedPackets;
-            counters["droppedPackets"] = t.droppedPackets + t.linkLostFrames;
-            counters["unaccountedPackets"] =
-                static_cast<int64_t>(t.offeredPackets) - static_cast<int64_t>(t.deliveredPackets) -
-                static_cast<int64_t>(t.queuedPackets) - static_cast<int64_t>(t.droppedPackets) -
-                static_cast<int64_t>(t.linkLostFrames);
-            drops["switchBuffer"] = t.droppedPackets - t.headroomDrops;
-            drops["pfcHeadroom"] = t.headroomDrops;
-            drops["failedLink"] = t.linkLostFrames;
+            counters["queuedPackets"] = t.queuedPackets + t.inTransitPackets;
+            counters["droppedPackets"] = t.GetDroppedPackets();
+            counters["unaccountedPackets"] = t.GetUnaccountedPackets();
+            for (const DropPlace& place : GetDropsByPlace(t))
+            {
+                drops[place.key] = place.packets;
+            }
             counters["cellsLostOnFailedLinks"] = 0;
             counters["spineDroppedCells"] = 0;
             counters["pfcPauses"] = t.pfcPauses;

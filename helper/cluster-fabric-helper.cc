@@ -221,6 +221,22 @@ ClusterFabricHelper::ScheduleNicSlowdown(uint32_t host, double fraction, Time at
     Simulator::Schedule(at, [nic, rate]() { nic->SetDataRate(rate); });
 }
 
+ClusterFabricHelper::HostLinkErrorDrops
+ClusterFabricHelper::GetHostLinkErrorDrops() const
+{
+    HostLinkErrorDrops drops;
+    for (uint32_t h = 0; h < m_hostDevs.GetN(); ++h)
+    {
+        const auto& nic = DynamicCast<RoceNetDevice>(m_hostDevs.Get(h))->GetCounters();
+        drops.hostNicPackets += nic.rxErrorDataDrops;
+        drops.hostNicBytes += nic.rxErrorDataDropBytes;
+        const auto& port = DynamicCast<RoceNetDevice>(m_leafHostDevs.Get(h))->GetCounters();
+        drops.leafHostPortPackets += port.rxErrorDataDrops;
+        drops.leafHostPortBytes += port.rxErrorDataDropBytes;
+    }
+    return drops;
+}
+
 Ptr<RoceNetDevice>
 ClusterFabricHelper::GetHostDevice(uint32_t host) const
 {

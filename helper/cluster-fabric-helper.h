@@ -36,6 +36,19 @@ namespace ns3
 class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
   public:
+    /**
+     * Packets (every frame but PFC) that the receive error models
+     * (RoceNetDevice::ReceiveErrorModel) of the host links' devices took, by place:
+     * frame bytes, Ethernet header included.
+     */
+    struct HostLinkErrorDrops
+    {
+        uint64_t hostNicPackets{0};      //!< at host NICs: frames from their leaf
+        uint64_t hostNicBytes{0};        //!< their bytes
+        uint64_t leafHostPortPackets{0}; //!< at leaf host ports: frames from their host
+        uint64_t leafHostPortBytes{0};   //!< their bytes
+    };
+
     ClusterFabricHelper();
     ~ClusterFabricHelper() override;
 
@@ -85,6 +98,8 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     const NetDeviceContainer& GetLeafHostDevices() const;
     /// \param host index \return its NIC
     Ptr<RoceNetDevice> GetHostDevice(uint32_t host) const;
+    /// \return the packets the host links' receive error models took, by place
+    HostLinkErrorDrops GetHostLinkErrorDrops() const;
 
     /**
      * Write every counter of the fabric, one "element,index,counter,value" line

@@ -239,6 +239,13 @@ ${rerun} rerun/data-parallel-scheduled.json --program examples/data-parallel"
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/rerun)
 
+  # Packets error models take are counted by place in the examples' totals,
+  # conservation holding.
+  add_test(NAME ai-fabric-error-model-drops
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-error-model-drops.py
+                   ${CMAKE_BINARY_DIR}/examples
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+
   # The flagship's results at a reduced size: schema, conservation, the scheduled
   # fabric's drops, idle fabrics against ideal, and the same files for any --jobs.
   add_test(NAME ai-fabric-comparison-results
