@@ -441,6 +441,8 @@ EthernetClosHelper::AssignStreams(int64_t stream)
     {
         used += sw->AssignStreams(stream + used);
     }
+    // Last, so the switches' streams are the same with or without error models.
+    used += AssignErrorModelStreams(stream + used);
     return used;
 }
 

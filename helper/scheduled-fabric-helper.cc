@@ -525,6 +525,8 @@ ScheduledFabricHelper::AssignStreams(int64_t stream)
     {
         used += leaf->AssignStreams(stream + used);
     }
+    // Last, so the switches' streams are the same with or without error models.
+    used += AssignErrorModelStreams(stream + used);
     return used;
 }
 

@@ -237,10 +237,31 @@ function(ai_fabric_add_out_of_tree_tests)
 --iterations=2 --RngRun=3 --resultsDir=rerun >/dev/null && \
 ${rerun} rerun/data-parallel-scheduled.json --program examples/data-parallel"
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  # The same with an error model given as an attribute default (the run record
+  # writes it as its TypeId and attributes, its draws follow --RngRun).
+  add_test(NAME ai-fabric-rerun-error-model-fabric-permutation
+           COMMAND sh -c "examples/fabric-permutation --fabric=ethernet --transport=rdma \
+--leaves=2 --hostsPerLeaf=3 --spines=2 --messageSize=250000 \
+'--ns3::RoceNetDevice::ReceiveErrorModel=ns3::RateErrorModel[ErrorRate=0.004|ErrorUnit=ERROR_UNIT_PACKET]' \
+--RngRun=4 --json=rerun/fabric-permutation-error-model.json >/dev/null && \
+${rerun} rerun/fabric-permutation-error-model.json --program examples/fabric-permutation"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  add_test(NAME ai-fabric-rerun-error-model-data-parallel
+           COMMAND sh -c "examples/data-parallel --gradientBytes=4M --bucketBytes=1M \
+--iterations=1 '--ns3::RoceNetDevice::ReceiveErrorModel=ns3::RateErrorModel[ErrorRate=0.002|ErrorUnit=ERROR_UNIT_PACKET]' \
+--RngRun=5 --resultsDir=rerun/error-model \
+>/dev/null && ${rerun} rerun/error-model/data-parallel-scheduled.json \
+--program examples/data-parallel"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/rerun)
 
-  # Packets error models take are counted by place in the examples' totals,
-  # conservation holding.
+  # A run depends on its seed whatever the order of its options (an error model
+  # given before --RngRun follows it), and packets error models take are counted by
+  # place in the examples' totals, conservation holding.
+  add_test(NAME ai-fabric-random-options-order
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-random-options.py
+                   ${CMAKE_BINARY_DIR}/examples
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   add_test(NAME ai-fabric-error-model-drops
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-error-model-drops.py
                    ${CMAKE_BINARY_DIR}/examples

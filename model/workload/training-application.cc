@@ -7,10 +7,10 @@
 #include "sample-statistics.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-text.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
 #include "ns3/log.h"
-#include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -24,63 +24,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TrainingApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingApplication);
-
-namespace
-{
-
-/**
- * \param object an object
- * \return each attribute it can report, by name, as its string value; an object an
- *         attribute points to as its TypeId and attributes in ns-3's attribute
- *         syntax ("ns3::ConstantRandomVariable[Constant=0.01|...]"), so that the
- *         value can be set again
- */
-nlohmann::json
-AttributesOf(const ObjectBase& object)
-{
-    nlohmann::json attributes = nlohmann::json::object();
-    for (TypeId tid = object.GetInstanceTypeId();; tid = tid.GetParent())
-    {
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-        {
-            const TypeId::AttributeInformation info = tid.GetAttribute(i);
-            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
-            {
-                continue;
-            }
-            Ptr<AttributeValue> value = info.checker->Create();
-            info.accessor->Get(&object, *value);
-            const auto* pointer = dynamic_cast<const PointerValue*>(PeekPointer(value));
-            if (!pointer)
-            {
-                attributes[info.name] = value->SerializeToString(info.checker);
-                continue;
-            }
-            Ptr<Object> target = pointer->GetObject();
-            if (!target)
-            {
-                attributes[info.name] = "none";
-                continue;
-            }
-            std::string text = target->GetInstanceTypeId().GetName() + "[";
-            bool first = true;
-            const nlohmann::json nested = AttributesOf(*target);
-            for (const auto& [name, v] : nested.items())
-            {
-                text += (first ? "" : "|") + name + "=" + v.get<std::string>();
-                first = false;
-            }
-            attributes[info.name] = text + "]";
-        }
-        if (tid == tid.GetParent())
-        {
-            break; // the root
-        }
-    }
-    return attributes;
-}
-
-} // namespace
 
 TypeId
 TrainingApplication::GetTypeId()
@@ -161,7 +104,12 @@ TrainingApplication::GetResults() const
     results["application"] = GetInstanceTypeId().GetName();
     results["seed"] = RngSeedManager::GetSeed();
     results["run"] = RngSeedManager::GetRun();
-    results["attributes"] = AttributesOf(*this);
+    nlohmann::json attributes = nlohmann::json::object();
+    for (const auto& [name, value] : AttributeText::GetAttributes(*this))
+    {
+        attributes[name] = value;
+    }
+    results["attributes"] = attributes;
     nlohmann::json gpus = nlohmann::json::array();
     for (uint32_t r = 0; m_comm && r < m_comm->GetSize(); ++r)
     {
