@@ -40,7 +40,13 @@ TrainingApplication::GetTypeId()
             .AddTraceSource("IterationDone",
                             "An iteration ended on every rank",
                             MakeTraceSourceAccessor(&TrainingApplication::m_iterationTrace),
-                            "ns3::TrainingApplication::IterationTracedCallback");
+                            "ns3::TrainingApplication::IterationTracedCallback")
+            .AddTraceSource("Failed",
+                            "A communicator of the application failed (the RDMA transport gave "
+                            "up a message): the application stopped; the iteration and the "
+                            "reason",
+                            MakeTraceSourceAccessor(&TrainingApplication::m_failedTrace),
+                            "ns3::TrainingApplication::FailureTracedCallback");
     return tid;
 }
 
@@ -69,6 +75,7 @@ TrainingApplication::SetCommunicator(Ptr<Communicator> comm)
     NS_ABORT_MSG_IF(m_iterations < 1,
                     name << ": Iterations " << m_iterations << " must be at least 1");
     m_comm = comm;
+    WatchCommunicator(comm);
     DoSetup();
 }
 
@@ -125,6 +132,10 @@ TrainingApplication::GetResults() const
     }
     results["perIteration"]["time_us"] = perIteration;
     results["iterationTime_us"] = times.ToJson();
+    if (HasFailed())
+    {
+        results["failure"] = m_failure;
+    }
     AddResults(results);
     return results;
 }
@@ -144,6 +155,47 @@ Time
 TrainingApplication::GetIterationStart() const
 {
     return m_iterationStart;
+}
+
+bool
+TrainingApplication::HasFailed() const
+{
+    return !m_failure.empty();
+}
+
+const std::string&
+TrainingApplication::GetFailure() const
+{
+    return m_failure;
+}
+
+bool
+TrainingApplication::HasEnded() const
+{
+    return HasFailed() || GetIteration() >= m_iterations;
+}
+
+void
+TrainingApplication::WatchCommunicator(Ptr<Communicator> comm)
+{
+    NS_LOG_FUNCTION(this << comm);
+    NS_ABORT_MSG_IF(!comm, GetInstanceTypeId().GetName() << ": no communicator to watch");
+    comm->AddFailureCallback(MakeCallback(&TrainingApplication::Fail, this));
+}
+
+void
+TrainingApplication::Fail(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << reason);
+    if (HasEnded())
+    {
+        NS_LOG_LOGIC("already ended: " << reason);
+        return;
+    }
+    NS_LOG_LOGIC("failed in iteration " << GetIteration() << ": " << reason);
+    m_failure = reason;
+    m_running = false;
+    m_failedTrace(GetIteration(), reason);
 }
 
 Ptr<CollectiveOperation>
