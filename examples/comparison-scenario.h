@@ -393,6 +393,8 @@ class ComparisonSimulation
         results["failAt_us"] = m_settings.failAt.GetSeconds() * 1e6;
         results["events"] = Simulator::GetEventCount();
         results["completed"] = AllDone();
+        results["stalled"] = m_stalled;
+        results["failures"] = GetFailures();
         results["metrics"] = CollectMetrics();
         results["counters"] = CollectCounters();
         results["series"] = {{"binWidth_us", m_settings.timeBin.GetSeconds() * 1e6},
@@ -696,6 +698,34 @@ class ComparisonSimulation
         return true;
     }
 
+    /// \return whether every application has finished or failed
+    bool AllEnded() const
+    {
+        for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+        {
+            if (!DynamicCast<TrainingApplication>(m_apps.Get(i))->HasEnded())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// \return why the applications that failed did, one line each
+    nlohmann::json GetFailures() const
+    {
+        nlohmann::json failures = nlohmann::json::array();
+        for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+        {
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(m_apps.Get(i));
+            if (app->HasFailed())
+            {
+                failures.push_back(app->GetFailure());
+            }
+        }
+        return failures;
+    }
+
     /// One sample per bin: bytes delivered to the measured GPUs, bytes queued in the fabric.
     void Sample()
     {
@@ -716,6 +746,14 @@ class ComparisonSimulation
             // rates take to climb back, so the run stops after the drain time.
             m_jobsDone = Simulator::Now();
             Simulator::Stop(m_settings.drainTime);
+            return;
+        }
+        if (AllEnded())
+        {
+            // A job failed (the transport gave up a message) and the others have
+            // ended: nothing more can progress, the run stops.
+            m_stalled = true;
+            Simulator::Stop();
             return;
         }
         if (Simulator::Now() >= m_settings.maxSimTime)
@@ -957,6 +995,7 @@ class ComparisonSimulation
     std::deque<uint64_t> m_uplinkBytes;            //!< per leaf uplink (stable addresses)
     std::vector<uint32_t> m_uplinkLeaf;            //!< its leaf's node id
     Time m_jobsDone;                               //!< when the sampler saw every job done
+    bool m_stalled{false};                         //!< stopped: jobs failed, nothing could progress
     uint64_t m_requests{0};                        //!< credit request cells
     uint64_t m_grants{0};                          //!< credit grant cells
 };

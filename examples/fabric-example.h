@@ -218,6 +218,27 @@ FindRdmaLinkProblem(const ClusterDescription& cluster)
     return message.str();
 }
 
+/**
+ * Add the RDMA transports' totals to an example's JSON results, as "rdma": the
+ * messages posted, completed at their senders and receivers and given up (their
+ * queue pair failed), the bytes given up, queue-pair failures, timeouts and
+ * retransmissions.
+ * \param totals the transports' counters summed (RdmaHelper::GetTotals)
+ * \param results the results to add them to
+ */
+inline void
+AddRdmaTotals(const RdmaTransport::Stats& totals, nlohmann::json& results)
+{
+    results["rdma"] = {{"messagesPosted", totals.messagesPosted},
+                       {"messagesSent", totals.messagesSent},
+                       {"messagesReceived", totals.messagesReceived},
+                       {"messagesFailed", totals.messagesFailed},
+                       {"bytesFailed", totals.bytesFailed},
+                       {"qpFailures", totals.qpFailures},
+                       {"timeouts", totals.timeouts},
+                       {"retransmittedPackets", totals.retransmittedPackets}};
+}
+
 /// Packets lost in one place for one reason.
 struct DropPlace
 {

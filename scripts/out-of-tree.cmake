@@ -185,6 +185,28 @@ function(ai_fabric_add_out_of_tree_tests)
     math(EXPR refusal_index "${refusal_index} + 1")
   endforeach()
 
+  # Runs in which nothing can progress (every queue pair failed): each must end by
+  # itself and say why (test/examples-to-stall.py, one test an entry).
+  set(stalls ${CMAKE_SOURCE_DIR}/test/examples-to-stall.py)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-stalled-run.py --list ${stalls}
+    OUTPUT_VARIABLE stall_lines OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${stalls})
+  string(REPLACE "\n" ";" stall_lines "${stall_lines}")
+  set(stall_index 0)
+  foreach(stall_line ${stall_lines})
+    string(REGEX REPLACE "--ns3::RoceNetDevice::ReceiveErrorModel=[^ ]*" "lose-all" stall_id
+                         "${stall_line}")
+    string(REGEX REPLACE "[^A-Za-z0-9.]+" "-" stall_id "${stall_id}")
+    string(REGEX REPLACE "-$" "" stall_id "${stall_id}")
+    add_test(NAME ai-fabric-stall-${stall_id}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-stalled-run.py ${stalls}
+                     ${stall_index} ${CMAKE_BINARY_DIR}/examples
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+    set_tests_properties(ai-fabric-stall-${stall_id} PROPERTIES TIMEOUT 400)
+    math(EXPR stall_index "${stall_index} + 1")
+  endforeach()
+
   # Every option of every example given bad values of its kind: each must be
   # refused (exit status 1, nothing run, the option named); one test an example.
   file(GLOB example_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/examples/*.cc)
