@@ -290,10 +290,24 @@ class SizeSweep
         }
     }
 
-    /// Schedule the first operation.
+    /// Schedule the first operation; a failure of the communicator (the RDMA
+    /// transport gave up a message) ends the sweep and the run there.
     void Schedule()
     {
+        m_comm->AddFailureCallback(MakeCallback(&SizeSweep::OnFailure, this));
         Simulator::ScheduleNow(&SizeSweep::StartNext, this);
+    }
+
+    /// \return why the sweep stopped before its end ("" if it did not)
+    const std::string& GetFailure() const
+    {
+        return m_failure;
+    }
+
+    /// \return the sizes whose every operation finished, in order
+    std::vector<SizeRun> GetCompletedRuns() const
+    {
+        return std::vector<SizeRun>(m_runs.begin(), m_runs.begin() + m_size);
     }
 
     /// After Simulator::Run(): give the last size the events run since it started.
@@ -319,6 +333,17 @@ class SizeSweep
     }
 
   private:
+    /// The communicator failed: nothing more can progress, the run ends.
+    /// \param reason why
+    void OnFailure(const std::string& reason)
+    {
+        if (m_failure.empty())
+        {
+            m_failure = reason;
+            Simulator::Stop();
+        }
+    }
+
     /// Start the next operation of the current size.
     void StartNext()
     {
@@ -377,6 +402,7 @@ class SizeSweep
     std::vector<SizeRun> m_runs;      //!< per size
     std::size_t m_size{0};            //!< the size running
     uint32_t m_iteration{0};          //!< the operation of that size running
+    std::string m_failure;            //!< why the sweep stopped early ("" if it did not)
 };
 
 /// One row of the table, the CSV and the JSON.
@@ -755,8 +781,18 @@ main(int argc, char* argv[])
                     static_cast<uint32_t>(iterations));
     sweep.Schedule();
     Simulator::Run();
-    NS_ABORT_MSG_UNLESS(sweep.IsComplete(), "collective-perf: the operations did not all finish");
+    const bool completed = sweep.IsComplete();
+    NS_ABORT_MSG_UNLESS(completed || !sweep.GetFailure().empty(),
+                        "collective-perf: the operations did not all finish");
     sweep.CountTrailingEvents();
+    if (!completed)
+    {
+        std::printf("# The run ended at %.3f ms without completing (nothing more could "
+                    "progress): %s; %s\n# Sizes that did not finish are left out.\n",
+                    Simulator::Now().GetSeconds() * 1e3,
+                    sweep.GetFailure().c_str(),
+                    RdmaHelper::DescribeFailures(rdma.GetTotals()).c_str());
+    }
 
     const std::string reduction = ReductionOf(collective);
     const bool countsPerRank = CountsPerRank(collective);
@@ -770,7 +806,8 @@ main(int argc, char* argv[])
     uint64_t bytesSent = 0;
     uint64_t nicBytes = 0;
     uint64_t steps = 0;
-    for (const SizeRun& run : sweep.GetRuns())
+    const std::vector<SizeRun> finished = sweep.GetCompletedRuns();
+    for (const SizeRun& run : finished)
     {
         const SizeRow row = MakeRow(run, ranks, countsPerRank, operations);
         std::printf("%12" PRIu64 "  %12" PRIu64 "  %8s  %6s  %6" PRId64
@@ -809,7 +846,7 @@ main(int argc, char* argv[])
                         {"eventsPerByte", row.eventsPerByte},
                         {"eventsPerNicByte", row.eventsPerNicByte}});
     }
-    const double averageBusbw = busbwSum / sizes.size();
+    const double averageBusbw = finished.empty() ? 0 : busbwSum / finished.size();
     const uint64_t events = Simulator::GetEventCount();
     std::printf("# Out of bounds values : N/A (data are not modeled)\n");
     std::printf("# Avg bus bandwidth    : %g\n#\n", averageBusbw);
@@ -855,18 +892,24 @@ main(int argc, char* argv[])
         {"hostLinkDelayNs", cluster.hostLinkDelay.GetNanoSeconds()},
         {"fabricLinkDelayNs", cluster.fabricLinkDelay.GetNanoSeconds()},
     };
-    options.Report(fabric,
-                   {
-                       {"scenario", "collective-perf"},
-                       {"configuration", configuration},
-                       {"sizes", rows},
-                       {"avgBusBandwidthGBps", averageBusbw},
-                       {"bytesSent", bytesSent},
-                       {"nicBytesSent", nicBytes},
-                       {"messages", steps},
-                       {"eventsPerByte", bytesSent ? double(events) / bytesSent : 0.0},
-                       {"eventsPerNicByte", nicBytes ? double(events) / nicBytes : 0.0},
-                   });
+    nlohmann::json results = {
+        {"scenario", "collective-perf"},
+        {"configuration", configuration},
+        {"sizes", rows},
+        {"avgBusBandwidthGBps", averageBusbw},
+        {"bytesSent", bytesSent},
+        {"nicBytesSent", nicBytes},
+        {"messages", steps},
+        {"eventsPerByte", bytesSent ? double(events) / bytesSent : 0.0},
+        {"eventsPerNicByte", nicBytes ? double(events) / nicBytes : 0.0},
+        {"completed", completed},
+    };
+    if (!completed)
+    {
+        results["failure"] = sweep.GetFailure();
+    }
+    AddRdmaTotals(rdma.GetTotals(), results);
+    options.Report(fabric, results);
     Simulator::Destroy();
-    return 0;
+    return completed ? 0 : 1;
 }

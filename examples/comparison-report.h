@@ -694,8 +694,11 @@ class ComparisonReport
                 const auto count = [row](const char* key) {
                     return static_cast<uint64_t>(row->Counter(key));
                 };
-                out << fabric << " did not finish it within --maxSimTime (" << count("qpFailures")
-                    << " queue pairs failed after " << count("timeouts")
+                out << fabric << " did not finish it "
+                    << (row->result.value("stalled", false)
+                            ? "(the run stopped when nothing more could progress: "
+                            : "within --maxSimTime (")
+                    << count("qpFailures") << " queue pairs failed after " << count("timeouts")
                     << " retransmission timeouts, " << count("pfcPauses") << " PFC pauses, "
                     << count("droppedPackets") << " packets dropped). ";
             }

@@ -396,6 +396,8 @@ class ComparisonSimulation
         results["failAt_us"] = m_settings.failAt.GetSeconds() * 1e6;
         results["events"] = Simulator::GetEventCount();
         results["completed"] = AllDone();
+        results["stalled"] = m_stalled;
+        results["failures"] = GetFailures();
         results["metrics"] = CollectMetrics();
         results["counters"] = CollectCounters();
         results["series"] = {{"binWidth_us", m_settings.timeBin.GetSeconds() * 1e6},
@@ -699,6 +701,34 @@ class ComparisonSimulation
         return true;
     }
 
+    /// \return whether every application has finished or failed
+    bool AllEnded() const
+    {
+        for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+        {
+            if (!DynamicCast<TrainingApplication>(m_apps.Get(i))->HasEnded())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// \return why the applications that failed did, one line each
+    nlohmann::json GetFailures() const
+    {
+        nlohmann::json failures = nlohmann::json::array();
+        for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+        {
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(m_apps.Get(i));
+            if (app->HasFailed())
+            {
+                failures.push_back(app->GetFailure());
+            }
+        }
+        return failures;
+    }
+
     /// One sample per bin: bytes delivered to the measured GPUs, bytes queued in the fabric.
     void Sample()
     {
@@ -719,6 +749,14 @@ class ComparisonSimulation
             // rates take to climb back, so the run stops after the drain time.
             m_jobsDone = Simulator::Now();
             Simulator::Stop(m_settings.drainTime);
+            return;
+        }
+        if (AllEnded())
+        {
+            // A job failed (the transport gave up a message) and the others have
+            // ended: nothing more can progress, the run stops.
+            m_stalled = true;
+            Simulator::Stop();
             return;
         }
         if (Simulator::Now() >= m_settings.maxSimTime)
@@ -871,10 +909,10 @@ class ComparisonSimulation
                 t.queuedPackets + t.transmitPendingPackets + t.fabricPackets + t.reassemblyPackets;
             counters["droppedPackets"] = t.GetDroppedPackets();
             counters["unaccountedPackets"] = t.GetUnaccountedPackets();
-            drops["voqFull"] = t.voqDropPackets;
-            drops["egressPort"] = t.egressDropPackets;
-            drops["unroutable"] = t.unroutablePackets;
-            drops["reassemblyTimeout"] = t.reassemblyTimeouts;
+            for (const DropPlace& place : GetDropsByPlace(t))
+            {
+                drops[place.key] = place.packets;
+            }
             counters["cellsLostOnFailedLinks"] = t.linkLostCells;
             counters["spineDroppedCells"] = t.spineDroppedCells;
             counters["pfcPauses"] = t.voqPauses;
@@ -894,15 +932,13 @@ class ComparisonSimulation
             const EthernetClosHelper::Totals t = m_clos->GetTotals();
             counters["offeredPackets"] = t.offeredPackets;
             counters["deliveredPackets"] = t.deliveredPackets;
-            counters["queuedPackets"] = t.queuedPackets;
-            counters["droppedPackets"] = t.droppedPackets + t.linkLostFrames;
-            counters["unaccountedPackets"] =
-                static_cast<int64_t>(t.offeredPackets) - static_cast<int64_t>(t.deliveredPackets) -
-                static_cast<int64_t>(t.queuedPackets) - static_cast<int64_t>(t.droppedPackets) -
-                static_cast<int64_t>(t.linkLostFrames);
-            drops["switchBuffer"] = t.droppedPackets - t.headroomDrops;
-            drops["pfcHeadroom"] = t.headroomDrops;
-            drops["failedLink"] = t.linkLostFrames;
+            counters["queuedPackets"] = t.queuedPackets + t.inTransitPackets;
+            counters["droppedPackets"] = t.GetDroppedPackets();
+            counters["unaccountedPackets"] = t.GetUnaccountedPackets();
+            for (const DropPlace& place : GetDropsByPlace(t))
+            {
+                drops[place.key] = place.packets;
+            }
             counters["cellsLostOnFailedLinks"] = 0;
             counters["spineDroppedCells"] = 0;
             counters["pfcPauses"] = t.pfcPauses;
@@ -962,6 +998,7 @@ class ComparisonSimulation
     std::deque<uint64_t> m_uplinkBytes;            //!< per leaf uplink (stable addresses)
     std::vector<uint32_t> m_uplinkLeaf;            //!< its leaf's node id
     Time m_jobsDone;                               //!< when the sampler saw every job done
+    bool m_stalled{false};                         //!< stopped: jobs failed, nothing could progress
     uint64_t m_requests{0};                        //!< credit request cells
     uint64_t m_grants{0};                          //!< credit grant cells
 };

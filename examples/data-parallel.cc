@@ -106,5 +106,5 @@ main(int argc, char* argv[])
     simulation.PrintFabricTotals();
     WriteWorkloadResults(apps, options, "data-parallel-" + options.fabric.fabric);
     Simulator::Destroy();
-    return 0;
+    return simulation.GetExitStatus();
 }

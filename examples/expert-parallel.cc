@@ -107,5 +107,5 @@ main(int argc, char* argv[])
     simulation.PrintFabricTotals();
     WriteWorkloadResults(apps, options, "expert-parallel-" + options.fabric.fabric);
     Simulator::Destroy();
-    return 0;
+    return simulation.GetExitStatus();
 }

@@ -481,6 +481,18 @@ RecordCollective(CollectiveResult* out, bool* finished, const CollectiveResult& 
 }
 
 /**
+ * Keep why the communicator failed and stop the simulation: nothing more can
+ * progress.
+ * \param out set to the reason \param reason why the communicator failed
+ */
+void
+RecordFailure(std::string* out, const std::string& reason)
+{
+    *out = reason;
+    Simulator::Stop();
+}
+
+/**
  * One collective over RDMA, to completion: a ring AllReduce of
  * --collectiveBytes per rank, or a Mixture-of-Experts AlltoAllv (MoeMatrix) of
  * that many bytes sent per rank.
@@ -510,6 +522,8 @@ RunCollective(const std::string& scenario,
     CollectiveResult result;
     bool done = false;
     const auto record = MakeBoundCallback(&RecordCollective, &result, &done);
+    std::string failure;
+    world->AddFailureCallback(MakeBoundCallback(&RecordFailure, &failure));
     if (scenario == "moe")
     {
         Ptr<CollectiveOperation> op = collectives.Create("AlltoAllv");
@@ -522,7 +536,9 @@ RunCollective(const std::string& scenario,
         collectives.Start(world, "AllReduce", parameters.collectiveBytes, record);
     }
     RunFigures figures = RunTimed(setupStart);
-    NS_ABORT_MSG_UNLESS(done, "fabric-benchmark: the " << scenario << " did not complete");
+    NS_ABORT_MSG_UNLESS(done,
+                        "fabric-benchmark: the " << scenario << " did not complete"
+                                                 << (failure.empty() ? "" : ": " + failure));
     figures.simulated = result.GetDuration();
     for (uint64_t bytes : result.bytesSent)
     {

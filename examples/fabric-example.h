@@ -218,6 +218,93 @@ FindRdmaLinkProblem(const ClusterDescription& cluster)
     return message.str();
 }
 
+/**
+ * Add the RDMA transports' totals to an example's JSON results, as "rdma": the
+ * messages posted, completed at their senders and receivers and given up (their
+ * queue pair failed), the bytes given up, queue-pair failures, timeouts and
+ * retransmissions.
+ * \param totals the transports' counters summed (RdmaHelper::GetTotals)
+ * \param results the results to add them to
+ */
+inline void
+AddRdmaTotals(const RdmaTransport::Stats& totals, nlohmann::json& results)
+{
+    results["rdma"] = {{"messagesPosted", totals.messagesPosted},
+                       {"messagesSent", totals.messagesSent},
+                       {"messagesReceived", totals.messagesReceived},
+                       {"messagesFailed", totals.messagesFailed},
+                       {"bytesFailed", totals.bytesFailed},
+                       {"qpFailures", totals.qpFailures},
+                       {"timeouts", totals.timeouts},
+                       {"retransmittedPackets", totals.retransmittedPackets}};
+}
+
+/// Packets lost in one place for one reason.
+struct DropPlace
+{
+    const char* key;    //!< its name in the JSON results
+    const char* place;  //!< where, in words
+    const char* reason; //!< why, in words
+    uint64_t packets;   //!< how many
+};
+
+/// \param t the scheduled fabric's totals \return every place it loses packets
+inline std::vector<DropPlace>
+GetDropsByPlace(const ScheduledFabricHelper::Totals& t)
+{
+    return {
+        {"voqFull", "leaf VOQ", "buffer full", t.voqDropPackets},
+        {"egressPort", "leaf host port", "refused, queue full", t.egressDropPackets},
+        {"unroutable", "ingress leaf", "no route", t.unroutablePackets},
+        {"reassemblyTimeout", "egress leaf", "reassembly timed out", t.reassemblyTimeouts},
+        {"leafPortErrorModel", "leaf host port", "receive error model", t.leafPortErrorDropPackets},
+        {"hostNicErrorModel", "host NIC", "receive error model", t.hostNicErrorDropPackets}};
+}
+
+/// \param t the Ethernet Clos's totals \return every place it loses packets
+inline std::vector<DropPlace>
+GetDropsByPlace(const EthernetClosHelper::Totals& t)
+{
+    return {
+        {"switchBuffer", "switch", "buffer full", t.bufferDrops - t.headroomDrops},
+        {"pfcHeadroom", "switch", "beyond PFC headroom", t.headroomDrops},
+        {"noRoute", "switch", "no route", t.noRouteDrops},
+        {"linkDown", "switch", "egress link down", t.linkDownDrops},
+        {"failedLink", "leaf-spine link", "sent while it was down", t.linkLostPackets},
+        {"leafPortErrorModel", "leaf host port", "receive error model", t.leafPortErrorDropPackets},
+        {"fabricPortErrorModel",
+         "leaf-spine port",
+         "receive error model",
+         t.fabricPortErrorDropPackets},
+        {"hostNicErrorModel", "host NIC", "receive error model", t.hostNicErrorDropPackets}};
+}
+
+/**
+ * Print the places that lost packets (one line, none if nothing was lost) and put
+ * every place in the JSON results as dropsByPlace.
+ * \param drops the places \param results the results
+ */
+inline void
+ReportDropsByPlace(const std::vector<DropPlace>& drops, nlohmann::json& results)
+{
+    nlohmann::json byPlace = nlohmann::json::object();
+    std::ostringstream line;
+    for (const DropPlace& d : drops)
+    {
+        byPlace[d.key] = {{"place", d.place}, {"reason", d.reason}, {"packets", d.packets}};
+        if (d.packets > 0)
+        {
+            line << (line.tellp() > 0 ? ", " : "") << d.place << " (" << d.reason << ") "
+                 << d.packets;
+        }
+    }
+    results["dropsByPlace"] = byPlace;
+    if (line.tellp() > 0)
+    {
+        std::cout << "  dropped by place: " << line.str() << std::endl;
+    }
+}
+
 /// Fabric options of the examples; they start at the models' attribute defaults.
 /// An option left at the model's built-in default is not applied, so a
 /// --ns3::\<Type\>::\<Attribute\> default on the same command line takes effect.
@@ -570,6 +657,7 @@ struct FabricExampleOptions
             std::cout << "  fabric-port queue high water " << totals.fabricPortHighWater
                       << " B; conservation: " << totals.GetUnaccountedPackets() << " packets and "
                       << totals.GetUnaccountedBytes() << " bytes unaccounted" << std::endl;
+            ReportDropsByPlace(GetDropsByPlace(totals), results);
             nlohmann::json all;
             totals.ForEach([&all](const char* name, int64_t value) { all[name] = value; });
             results["totals"] = all;
@@ -577,6 +665,7 @@ struct FabricExampleOptions
             results["offeredPackets"] = totals.offeredPackets;
             results["deliveredPackets"] = totals.deliveredPackets;
             results["droppedPackets"] = totals.GetDroppedPackets();
+            results["unaccountedPackets"] = totals.GetUnaccountedPackets();
             results["dataCells"] = totals.dataCells;
             results["eventsPerDataCell"] = eventsPerCell;
         }
@@ -587,18 +676,25 @@ struct FabricExampleOptions
                 totals.offeredPackets ? double(events) / totals.offeredPackets : 0;
             std::cout << "  switch buffer high water " << totals.bufferHighWater << " B; offered "
                       << totals.offeredPackets << " packets, delivered " << totals.deliveredPackets
-                      << ", dropped " << totals.droppedPackets << " (beyond PFC headroom "
+                      << ", dropped " << totals.GetDroppedPackets() << " (beyond PFC headroom "
                       << totals.headroomDrops << "), still queued " << totals.queuedPackets
-                      << "; ECN marks " << totals.ecnMarked << ", PFC pauses " << totals.pfcPauses
-                      << ", resumes " << totals.pfcResumes << std::endl
+                      << ", in transit " << totals.inTransitPackets << "; ECN marks "
+                      << totals.ecnMarked << ", PFC pauses " << totals.pfcPauses << ", resumes "
+                      << totals.pfcResumes << std::endl
                       << "  " << events << " events for " << totals.offeredPackets
-                      << " packets offered (" << eventsPerPacket << " per packet)" << std::endl;
+                      << " packets offered (" << eventsPerPacket
+                      << " per packet); conservation: " << totals.GetUnaccountedPackets()
+                      << " packets unaccounted" << std::endl;
+            ReportDropsByPlace(GetDropsByPlace(totals), results);
             results["bufferHighWaterBytes"] = totals.bufferHighWater;
             results["offeredPackets"] = totals.offeredPackets;
             results["deliveredPackets"] = totals.deliveredPackets;
-            results["droppedPackets"] = totals.droppedPackets;
+            results["droppedPackets"] = totals.GetDroppedPackets();
+            results["unaccountedPackets"] = totals.GetUnaccountedPackets();
+            results["linkLostFrames"] = totals.linkLostFrames;
             results["headroomDrops"] = totals.headroomDrops;
             results["queuedPackets"] = totals.queuedPackets;
+            results["inTransitPackets"] = totals.inTransitPackets;
             results["ecnMarked"] = totals.ecnMarked;
             results["pfcPauses"] = totals.pfcPauses;
             results["pfcResumes"] = totals.pfcResumes;

@@ -68,6 +68,13 @@ RecordCompletion(std::vector<Time>* done, const RdmaCompletion& c)
     done->at(c.srcRank) = c.doneTime;
 }
 
+/// Records a sender's message given up by the transport (its queue pair failed).
+void
+RecordFailure(std::vector<bool>* failed, const RdmaCompletion& c)
+{
+    failed->at(c.srcRank) = true;
+}
+
 } // namespace
 
 int
@@ -167,6 +174,7 @@ main(int argc, char* argv[])
     std::vector<Ptr<UdpLineRateSource>> sources;
     RdmaHelper rdma;
     std::vector<Time> done(senders + 1, Time(0));
+    std::vector<bool> givenUp(senders + 1, false);
     if (transport == "udp")
     {
         fabric.GetHostDevice(0)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sink));
@@ -193,10 +201,16 @@ main(int argc, char* argv[])
                       messageSize,
                       s,
                       RdmaCompletionCallback(),
-                      MakeBoundCallback(&RecordCompletion, &done));
+                      MakeBoundCallback(&RecordCompletion, &done),
+                      0,
+                      MakeBoundCallback(&RecordFailure, &givenUp));
         }
+        // A run in which queue pairs fail ends once no message can progress.
+        rdma.StopWhenStalled();
     }
     Simulator::Run();
+    const uint32_t failedMessages =
+        static_cast<uint32_t>(std::count(givenUp.begin(), givenUp.end(), true));
 
     // Per-sender goodput, and the egress goodput of host 0's link.
     std::vector<double> rates(senders + 1, 0.0);
@@ -204,16 +218,23 @@ main(int argc, char* argv[])
     if (transport == "rdma")
     {
         // A sender's goodput is its message over its completion time; the egress
-        // carried every message by the last completion.
+        // carried every message that completed by the last completion. A message
+        // given up (its queue pair failed) has none.
         const Time last = *std::max_element(done.begin(), done.end());
         duration = last;
         warmup = Time(0);
+        uint32_t completed = 0;
         for (uint32_t s = 1; s <= senders; ++s)
         {
-            NS_ABORT_MSG_IF(done[s].IsZero(), "message of sender " << s << " did not complete");
-            rates[s] = messageSize * 8.0 / done[s].GetSeconds();
+            NS_ABORT_MSG_IF(done[s].IsZero() && !givenUp[s],
+                            "message of sender " << s << " did not complete");
+            if (!done[s].IsZero())
+            {
+                rates[s] = messageSize * 8.0 / done[s].GetSeconds();
+                ++completed;
+            }
         }
-        egress = senders * messageSize * 8.0 / last.GetSeconds();
+        egress = last.IsStrictlyPositive() ? completed * messageSize * 8.0 / last.GetSeconds() : 0;
         packetSize = 4096 + RdmaTransport::HEADER_BYTES; // RoCE packet of a full Mtu
     }
     else
@@ -248,10 +269,13 @@ main(int argc, char* argv[])
     {
         total += rates[s];
         sumSq += rates[s] * rates[s];
-        perSender.push_back({{"host", s}, {"goodputGbps", rates[s] / 1e9}});
-        std::cout << "  sender " << s << ": " << rates[s] / 1e9 << " Gb/s" << std::endl;
+        perSender.push_back(
+            {{"host", s}, {"goodputGbps", rates[s] / 1e9}, {"givenUp", bool(givenUp[s])}});
+        std::cout << "  sender " << s << ": " << rates[s] / 1e9 << " Gb/s"
+                  << (givenUp[s] ? " (its message was given up: its queue pair failed)" : "")
+                  << std::endl;
     }
-    const double jain = total * total / (senders * sumSq);
+    const double jain = sumSq > 0 ? total * total / (senders * sumSq) : 0;
     std::cout << "  bounds: host link " << hostBound / 1e9 << " Gb/s, fabric links into the "
               << "receiver's leaf " << fabricBound / 1e9 << " Gb/s: the "
               << (fabricBinds ? "fabric" : "host link") << " binds" << std::endl;
@@ -264,24 +288,42 @@ main(int argc, char* argv[])
     std::cout << "  egress goodput " << egress / 1e9 << " Gb/s = " << egress / bound
               << " of the bound " << bound / 1e9 << " Gb/s" << std::endl
               << "  Jain's index " << jain << std::endl;
-    options.Report(fabric,
-                   {
-                       {"scenario", "fabric-incast"},
-                       {"transport", transport},
-                       {"congestionControl", transport == "rdma" ? congestionControl : "none"},
-                       {"senders", senders},
-                       {"packetSize", packetSize},
-                       {"durationUs", duration.GetMicroSeconds()},
-                       {"warmupUs", warmup.GetMicroSeconds()},
-                       {"egressGoodputGbps", egress / 1e9},
-                       {"boundGbps", bound / 1e9},
-                       {"hostBoundGbps", hostBound / 1e9},
-                       {"fabricBoundGbps", fabricBound / 1e9},
-                       {"binding", fabricBinds ? "fabric" : "host link"},
-                       {"egressOverBound", egress / bound},
-                       {"jain", jain},
-                       {"perSender", perSender},
-                   });
+    nlohmann::json rdmaTotals;
+    if (transport == "rdma")
+    {
+        const RdmaTransport::Stats totals = rdma.GetTotals();
+        AddRdmaTotals(totals, rdmaTotals);
+        if (failedMessages > 0)
+        {
+            std::cout << "  the run ended at " << Simulator::Now().As(Time::MS) << " with "
+                      << failedMessages << " of " << senders
+                      << " messages undelivered: nothing more could progress: "
+                      << RdmaHelper::DescribeFailures(totals) << std::endl;
+        }
+    }
+    nlohmann::json results = {
+        {"scenario", "fabric-incast"},
+        {"transport", transport},
+        {"congestionControl", transport == "rdma" ? congestionControl : "none"},
+        {"senders", senders},
+        {"packetSize", packetSize},
+        {"durationUs", duration.GetMicroSeconds()},
+        {"warmupUs", warmup.GetMicroSeconds()},
+        {"egressGoodputGbps", egress / 1e9},
+        {"boundGbps", bound / 1e9},
+        {"hostBoundGbps", hostBound / 1e9},
+        {"fabricBoundGbps", fabricBound / 1e9},
+        {"binding", fabricBinds ? "fabric" : "host link"},
+        {"egressOverBound", egress / bound},
+        {"jain", jain},
+        {"perSender", perSender},
+    };
+    if (transport == "rdma")
+    {
+        results["completed"] = failedMessages == 0;
+        results["rdma"] = rdmaTotals["rdma"];
+    }
+    options.Report(fabric, results);
     Simulator::Destroy();
-    return 0;
+    return failedMessages > 0 ? 1 : 0;
 }

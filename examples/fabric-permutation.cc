@@ -107,6 +107,14 @@ RecordCompletion(std::vector<Time>* done, uint32_t* count, const RdmaCompletion&
     (*count)++;
 }
 
+/// Records a sender's message given up by the transport (its queue pair failed).
+void
+RecordFailure(std::vector<bool>* failed, uint32_t* count, const RdmaCompletion& c)
+{
+    failed->at(c.srcRank) = true;
+    (*count)++;
+}
+
 } // namespace
 
 int
@@ -293,6 +301,8 @@ main(int argc, char* argv[])
     RdmaHelper rdma;
     std::vector<Time> done(hosts, Time(0));
     uint32_t completed = 0;
+    std::vector<bool> givenUp(hosts, false);
+    uint32_t failedMessages = 0;
     Sampler sampler;
     sampler.bin = timeBin;
     sampler.hosts = hosts;
@@ -326,14 +336,20 @@ main(int argc, char* argv[])
                       messageSize,
                       h,
                       RdmaCompletionCallback(),
-                      MakeBoundCallback(&RecordCompletion, &done, &completed));
+                      MakeBoundCallback(&RecordCompletion, &done, &completed),
+                      0,
+                      MakeBoundCallback(&RecordFailure, &givenUp, &failedMessages));
         }
+        // A run in which queue pairs fail ends once no message can progress.
+        rdma.StopWhenStalled();
         sampler.delivered = [&rdma](uint32_t h) {
             return rdma.GetTransport(h)->GetStats().bytesDelivered;
         };
-        // Sample until every message is in (or the run's limit).
+        // Sample until every message is in or given up (or the run's limit).
         sampler.until = duration.IsStrictlyPositive() ? duration : Time::Max();
-        sampler.finished = [&completed, hosts]() { return completed == hosts; };
+        sampler.finished = [&completed, &failedMessages, hosts]() {
+            return completed + failedMessages == hosts;
+        };
         if (duration.IsStrictlyPositive())
         {
             Simulator::Stop(duration);
@@ -353,11 +369,17 @@ main(int argc, char* argv[])
         usable[id.leaf]--;
     }
     const auto* scheduled = dynamic_cast<const ScheduledFabricHelper*>(&fabric);
-    // Fabric bound per host with n usable links, in payload bits per second.
+    // Fabric bound per host with n usable links, in payload bits per second (none
+    // without a link: GetFabricBound reads 0 links as all of them).
     auto fabricBound = [&](uint32_t n) {
+        if (n == 0)
+        {
+            return 0.0;
+        }
         if (scheduled)
         {
-            return scheduled->GetFabricBound(packetSize, n) * payloadBytes / packetSize;
+            return std::max(0.0, scheduled->GetFabricBound(packetSize, n)) * payloadBytes /
+                   packetSize;
         }
         // Store and forward: fabric links carry the same frames as host links.
         return hostBound * n * double(cluster.fabricLinkRate.GetBitRate()) /
@@ -397,7 +419,7 @@ main(int argc, char* argv[])
         {
             rate = sinks[dst[h]].bytes * 8.0 / (duration - warmup).GetSeconds();
         }
-        const double own = flowBound(h, allLinks);
+        const double own = flowBound(h, allLinks); // with every link: above 0
         worst = std::min(worst, rate / own);
         sum += rate / own;
         nlohmann::json flow = {{"src", h},
@@ -415,7 +437,10 @@ main(int argc, char* argv[])
         flows.push_back(flow);
         std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s (" << rate / own
                   << " of its bound)"
-                  << (rdmaTransport && done[h].IsZero() ? ", did not complete" : "") << std::endl;
+                  << (rdmaTransport && givenUp[h]         ? ", given up (its queue pair failed)"
+                      : rdmaTransport && done[h].IsZero() ? ", did not complete"
+                                                          : "")
+                  << std::endl;
     }
     const double fabricFull = fabricBound(links);
     std::cout << "  bounds per flow: host link " << hostBound / 1e9 << " Gb/s, fabric "
@@ -463,7 +488,7 @@ main(int argc, char* argv[])
             {{"timeUs", t1.GetMicroSeconds()}, {"gbps", gbps}, {"receiversGbps", perHost}});
         if (!failed.empty() && t0 >= failAt && t1 <= end)
         {
-            if (recoveryUs < 0 && gbps * 1e9 >= 0.98 * boundAfterFailure)
+            if (recoveryUs < 0 && boundAfterFailure > 0 && gbps * 1e9 >= 0.98 * boundAfterFailure)
             {
                 recoveryUs = (t1 - failAt).GetMicroSeconds();
             }
@@ -478,22 +503,51 @@ main(int argc, char* argv[])
     if (!failed.empty())
     {
         const double after = afterSeconds > 0 ? afterBytes * 8 / afterSeconds : 0;
+        std::ostringstream until;
+        if (end == Time::Max())
+        {
+            until << "the end";
+        }
+        else
+        {
+            until << end.As(Time::US);
+        }
         std::cout << "  after the failure (" << failed.size() << " links down at "
                   << failAt.As(Time::US) << "), from " << (failAt + settle).As(Time::US)
-                  << " until " << (end == Time::Max() ? "the end" : "")
-                  << (end == Time::Max() ? Time(0) : end).As(Time::US) << ": " << after / 1e9
-                  << " Gb/s = " << after / boundAfterFailure << " of the bound "
-                  << boundAfterFailure / 1e9 << " Gb/s with the links left; 98% of it reached "
-                  << recoveryUs << " us after the failure" << std::endl;
-        failure = {{"linksDown", failed.size()},
-                   {"failAtUs", failAt.GetMicroSeconds()},
-                   {"restoreAtUs", restoreAt.GetMicroSeconds()},
-                   {"aggregateBoundGbps", boundAfterFailure / 1e9},
-                   {"aggregateGbps", after / 1e9},
-                   {"measuredFromUs", (failAt + settle).GetMicroSeconds()},
-                   {"measuredUntilUs", end == Time::Max() ? -1 : end.GetMicroSeconds()},
-                   {"overBound", after / boundAfterFailure},
-                   {"recoveryUs", recoveryUs}};
+                  << " until " << until.str() << ": " << after / 1e9 << " Gb/s";
+        if (boundAfterFailure > 0)
+        {
+            std::cout << " = " << after / boundAfterFailure << " of the bound "
+                      << boundAfterFailure / 1e9 << " Gb/s with the links left; 98% of it ";
+            if (recoveryUs >= 0)
+            {
+                std::cout << "reached " << recoveryUs << " us after the failure";
+            }
+            else
+            {
+                std::cout << "never reached";
+            }
+        }
+        else
+        {
+            std::cout << "; no bound: the failure leaves a leaf without a fabric link";
+        }
+        std::cout << std::endl;
+        // No bound, no share of it and no recovery: null, not NaN or -1.
+        failure = {
+            {"linksDown", failed.size()},
+            {"failAtUs", failAt.GetMicroSeconds()},
+            {"restoreAtUs", restoreAt.GetMicroSeconds()},
+            {"aggregateBoundGbps", boundAfterFailure / 1e9},
+            {"aggregateGbps", after / 1e9},
+            {"measuredFromUs", (failAt + settle).GetMicroSeconds()},
+            {"measuredUntilUs",
+             end == Time::Max() ? nlohmann::json() : nlohmann::json(end.GetMicroSeconds())},
+            {"overBound",
+             boundAfterFailure > 0 ? nlohmann::json(after / boundAfterFailure) : nlohmann::json()},
+            {"recoveryUs",
+             boundAfterFailure > 0 && recoveryUs >= 0 ? nlohmann::json(recoveryUs)
+                                                      : nlohmann::json()}};
     }
     nlohmann::json results = {
         {"scenario", "fabric-permutation"},
@@ -515,20 +569,21 @@ main(int argc, char* argv[])
         results["messageSize"] = messageSize;
         results["congestionControl"] = congestionControl;
         results["completed"] = completed;
-        RdmaTransport::Stats s;
-        for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
-        {
-            const auto& t = rdma.GetTransport(r)->GetStats();
-            s.retransmittedPackets += t.retransmittedPackets;
-            s.timeouts += t.timeouts;
-            s.qpFailures += t.qpFailures;
-        }
+        const RdmaTransport::Stats s = rdma.GetTotals();
         results["retransmittedPackets"] = s.retransmittedPackets;
         results["timeouts"] = s.timeouts;
         results["qpFailures"] = s.qpFailures;
+        results["failedMessages"] = failedMessages;
+        AddRdmaTotals(s, results);
         std::cout << "  " << completed << " of " << hosts << " messages completed; retransmitted "
                   << s.retransmittedPackets << " packets, " << s.timeouts << " timeouts, "
                   << s.qpFailures << " queue-pair failures" << std::endl;
+        if (failedMessages > 0)
+        {
+            std::cout << "  the run ended at " << Simulator::Now().As(Time::MS)
+                      << " without completing: nothing more could progress: "
+                      << RdmaHelper::DescribeFailures(s) << std::endl;
+        }
     }
     if (!failed.empty())
     {
@@ -536,5 +591,5 @@ main(int argc, char* argv[])
     }
     options.Report(fabric, results);
     Simulator::Destroy();
-    return 0;
+    return failedMessages > 0 ? 1 : 0;
 }

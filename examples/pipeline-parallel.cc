@@ -163,5 +163,5 @@ main(int argc, char* argv[])
     simulation.PrintFabricTotals();
     WriteWorkloadResults(apps, options, "pipeline-parallel-" + options.fabric.fabric);
     Simulator::Destroy();
-    return 0;
+    return simulation.GetExitStatus();
 }

@@ -18,8 +18,9 @@ using namespace ns3;
 
 namespace
 {
-Time g_received; //!< when the last byte arrived
-Time g_acked;    //!< when the last ACK arrived
+Time g_received;      //!< when the last byte arrived
+Time g_acked;         //!< when the last ACK arrived
+bool g_failed{false}; //!< the message was given up (its queue pair failed)
 
 void
 OnReceived(const RdmaCompletion& c)
@@ -32,11 +33,18 @@ OnSent(const RdmaCompletion& c)
 {
     g_acked = c.doneTime;
 }
+
+void
+OnFailed(const RdmaCompletion&)
+{
+    g_failed = true;
+}
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
+    RunRecord::Begin(argc, argv); // applies --RngSeed and --RngRun before the other options
     uint64_t size = 10000000;
     DataRate rate("100Gbps");
     Time delay = NanoSeconds(500);
@@ -98,11 +106,32 @@ main(int argc, char* argv[])
         wire.EnableAsciiAll(files.CreateFileStream(pcapPrefix + ".tr"));
     }
 
-    rdma.Post(0, 1, size, 1, MakeCallback(&OnSent), MakeCallback(&OnReceived));
+    rdma.Post(0,
+              1,
+              size,
+              1,
+              MakeCallback(&OnSent),
+              MakeCallback(&OnReceived),
+              0,
+              MakeCallback(&OnFailed));
+    // If the queue pair fails, the run ends there.
+    rdma.StopWhenStalled();
     Simulator::Run();
 
     const auto& tx = rdma.GetTransport(0)->GetStats();
     const auto& rx = rdma.GetTransport(1)->GetStats();
+    if (g_failed)
+    {
+        std::cout << "message " << size << " B, MTU " << mtu << ", rate " << rate << "\n"
+                  << "  the run ended at " << Simulator::Now().As(Time::MS)
+                  << " without delivering the message, nothing more could progress: "
+                  << RdmaHelper::DescribeFailures(rdma.GetTotals()) << "\n"
+                  << "  data packets " << tx.dataPacketsSent << ", retransmitted "
+                  << tx.retransmittedPackets << ", delivered " << rx.bytesDelivered << " B"
+                  << std::endl;
+        Simulator::Destroy();
+        return 1;
+    }
     double seconds = g_received.GetSeconds();
     double goodput = size * 8.0 / seconds;
     double bps = static_cast<double>(rate.GetBitRate());

@@ -246,18 +246,23 @@ main(int argc, char* argv[])
 
     // Each job alone, in a simulation of its own.
     std::vector<double> alone(jobs);
+    std::vector<bool> aloneCompleted(jobs);
+    std::vector<bool> sharedCompleted(jobs);
+    bool completed = true;
     for (uint32_t job = 0; job < jobs; ++job)
     {
         {
             WorkloadSimulation simulation(options);
             ApplicationContainer apps = InstallJobs(simulation, workload, moe, kinds, gpus, {job});
-            simulation.Run(apps);
+            aloneCompleted[job] = simulation.Run(apps);
+            completed = completed && aloneCompleted[job];
             alone[job] = GetMeanIterationTime(*DynamicCast<TrainingApplication>(apps.Get(0)));
-            std::printf("  job %u (%s) alone on GPUs %s: iteration %.3f ms\n",
+            std::printf("  job %u (%s) alone on GPUs %s: iteration %.3f ms%s\n",
                         job,
                         kinds[job].c_str(),
                         FormatGpus(gpus[job]).c_str(),
-                        alone[job] * 1e3);
+                        alone[job] * 1e3,
+                        aloneCompleted[job] ? "" : " (did not complete)");
             WriteWorkloadResults(apps, options, name + "-alone-job" + std::to_string(job));
         }
         Simulator::Destroy();
@@ -268,12 +273,14 @@ main(int argc, char* argv[])
     {
         WorkloadSimulation simulation(options);
         ApplicationContainer apps = InstallJobs(simulation, workload, moe, kinds, gpus, all);
-        simulation.Run(apps);
+        completed = simulation.Run(apps) && completed;
         std::cout << "  all " << jobs << " jobs together:" << std::endl;
         simulation.PrintFabricTotals();
         for (uint32_t job = 0; job < jobs; ++job)
         {
-            shared[job] = GetMeanIterationTime(*DynamicCast<TrainingApplication>(apps.Get(job)));
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(job));
+            shared[job] = GetMeanIterationTime(*app);
+            sharedCompleted[job] = !app->HasFailed();
         }
         WriteWorkloadResults(apps, options, name + "-shared");
     }
@@ -291,7 +298,11 @@ main(int argc, char* argv[])
                 "slowdown");
     for (uint32_t job = 0; job < jobs; ++job)
     {
-        const double slowdown = alone[job] > 0 ? shared[job] / alone[job] : 0;
+        // No slowdown of a job that did not complete alone or beside the others.
+        const double slowdown =
+            alone[job] > 0 && shared[job] > 0 && aloneCompleted[job] && sharedCompleted[job]
+                ? shared[job] / alone[job]
+                : 0;
         std::printf("  %4u  %-4s  %-24s  %12.3f  %12.3f  %8.4f\n",
                     job,
                     kinds[job].c_str(),
@@ -306,6 +317,8 @@ main(int argc, char* argv[])
                         {"gpus", gpus[job]},
                         {"aloneIterationTime_us", alone[job] * 1e6},
                         {"sharedIterationTime_us", shared[job] * 1e6},
+                        {"aloneCompleted", bool(aloneCompleted[job])},
+                        {"sharedCompleted", bool(sharedCompleted[job])},
                         {"slowdown", slowdown}});
     }
     const nlohmann::json summary = {
@@ -328,5 +341,5 @@ main(int argc, char* argv[])
         << summary.dump(2) << std::endl;
     std::cout << "  slowdowns in " << options.GetResultsPrefix(name + "-slowdown")
               << ".json and .csv" << std::endl;
-    return 0;
+    return completed ? 0 : 1;
 }

@@ -152,5 +152,5 @@ main(int argc, char* argv[])
     simulation.PrintFabricTotals();
     WriteWorkloadResults(apps, options, "tensor-parallel-" + options.fabric.fabric);
     Simulator::Destroy();
-    return 0;
+    return simulation.GetExitStatus();
 }

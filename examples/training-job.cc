@@ -270,7 +270,8 @@ main(int argc, char* argv[])
 
     PrintIterationTimes(*app);
     const double meanIteration = GetMeanIterationTime(*app);
-    const double achieved = app->GetIterationFlops() / meanIteration / n;
+    // No iteration completed (the job failed): no rate.
+    const double achieved = meanIteration > 0 ? app->GetIterationFlops() / meanIteration / n : 0;
     std::printf("  model FLOP/s per GPU: %.1f TFLOP/s (%.1f%% of --gpuTflops)\n",
                 achieved / 1e12,
                 100 * achieved / (gpuTflops * 1e12));
@@ -309,5 +310,5 @@ main(int argc, char* argv[])
     simulation.PrintFabricTotals();
     WriteWorkloadResults(apps, options, "training-job-" + options.fabric.fabric);
     Simulator::Destroy();
-    return 0;
+    return simulation.GetExitStatus();
 }

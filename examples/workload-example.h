@@ -352,23 +352,62 @@ class WorkloadSimulation
 
     /**
      * Run the workloads to the end. They start 1 ns in, after any straggler that
-     * holds from time 0 has taken effect.
+     * holds from time 0 has taken effect. A workload whose communicator failed (the
+     * RDMA transport gave up a message) stops; once every workload has finished or
+     * stopped so, the run ends at once (nothing more can progress) and says why.
      * \param apps the TrainingApplications
+     * \return whether every workload ran all its iterations (GetExitStatus)
      */
-    void Run(ApplicationContainer apps)
+    bool Run(ApplicationContainer apps)
     {
+        m_apps = apps;
+        for (uint32_t i = 0; i < apps.GetN(); ++i)
+        {
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(i));
+            app->TraceConnectWithoutContext("Failed",
+                                            MakeBoundCallback(&OnWorkloadFailed, &m_apps));
+            app->TraceConnectWithoutContext("IterationDone",
+                                            MakeBoundCallback(&OnIterationDone, &m_apps));
+        }
         apps.Start(NanoSeconds(1));
         Simulator::Run();
+        m_completed = true;
         for (uint32_t i = 0; i < apps.GetN(); ++i)
         {
             Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(i));
             UintegerValue iterations;
             app->GetAttribute("Iterations", iterations);
+            if (app->HasFailed())
+            {
+                m_completed = false;
+                m_failures.push_back(
+                    "workload " + std::to_string(i) + " (" + app->GetInstanceTypeId().GetName() +
+                    ") stopped after " + std::to_string(app->GetIterationsDone()) + " of " +
+                    std::to_string(iterations.Get()) + " iterations: " + app->GetFailure());
+                continue;
+            }
             NS_ABORT_MSG_UNLESS(app->GetIterationsDone() == iterations.Get(),
                                 m_options.input.GetProgram() << ": workload " << i << " completed "
                                                              << app->GetIterationsDone() << " of "
                                                              << iterations.Get() << " iterations");
         }
+        if (!m_completed)
+        {
+            std::cout << "  the run ended at " << Simulator::Now().As(Time::MS)
+                      << " without completing: nothing more could progress" << std::endl;
+            for (const std::string& failure : m_failures)
+            {
+                std::cout << "  " << failure << std::endl;
+            }
+            std::cout << "  " << RdmaHelper::DescribeFailures(m_rdma.GetTotals()) << std::endl;
+        }
+        return m_completed;
+    }
+
+    /// \return the program's exit status: 0 if every workload completed (Run), else 1
+    int GetExitStatus() const
+    {
+        return m_completed ? 0 : 1;
     }
 
     /// \return the fabric
@@ -378,18 +417,62 @@ class WorkloadSimulation
     }
 
     /// Print the fabric's totals (offered, delivered, dropped, queues, events) and
-    /// write the --json and --stats files, if asked for.
+    /// write the --json and --stats files, if asked for, with whether the workloads
+    /// completed, why not, and the transports' failures.
     void PrintFabricTotals() const
     {
-        m_options.fabric.Report(*m_fabric, {{"scenario", m_options.input.GetProgram()}});
+        nlohmann::json results = {{"scenario", m_options.input.GetProgram()},
+                                  {"completed", m_completed}};
+        if (!m_completed)
+        {
+            results["failures"] = m_failures;
+        }
+        AddRdmaTotals(m_rdma.GetTotals(), results);
+        m_options.fabric.Report(*m_fabric, results);
     }
 
     CollectiveHelper collectives; //!< GPU servers, communicators, algorithms
 
   private:
+    /// Stop the run once every workload has ended and one has failed (nothing more
+    /// can progress; a run without failures ends when its events run out, as before).
+    /// \param apps the workloads
+    static void StopIfStalled(const ApplicationContainer* apps)
+    {
+        bool failed = false;
+        for (uint32_t i = 0; i < apps->GetN(); ++i)
+        {
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps->Get(i));
+            if (!app->HasEnded())
+            {
+                return;
+            }
+            failed = failed || app->HasFailed();
+        }
+        if (failed)
+        {
+            Simulator::Stop();
+        }
+    }
+
+    /// TrainingApplication::Failed sink. \param apps the workloads
+    static void OnWorkloadFailed(const ApplicationContainer* apps, uint32_t, const std::string&)
+    {
+        StopIfStalled(apps);
+    }
+
+    /// TrainingApplication::IterationDone sink. \param apps the workloads
+    static void OnIterationDone(const ApplicationContainer* apps, uint32_t, Time)
+    {
+        StopIfStalled(apps);
+    }
+
     const WorkloadExampleOptions& m_options;       //!< the options
     std::unique_ptr<ClusterFabricHelper> m_fabric; //!< the fabric
     RdmaHelper m_rdma;                             //!< transports on every NIC
+    ApplicationContainer m_apps;                   //!< the workloads (Run)
+    bool m_completed{true};                        //!< every workload ran to its end
+    std::vector<std::string> m_failures;           //!< why the workloads that failed did
 };
 
 /**

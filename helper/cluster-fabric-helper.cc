@@ -8,8 +8,12 @@
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/roce-channel.h"
 #include "ns3/simulator.h"
+
+#include <set>
 
 #ifdef NS3_MPI
 #include "ns3/mpi-interface.h"
@@ -41,7 +45,53 @@ ClusterFabricHelper::CreateDevice(DataRate rate) const
     Ptr<RoceNetDevice> device = m_deviceFactory.Create<RoceNetDevice>();
     device->SetDataRate(rate);
     device->SetAddress(Mac48Address::Allocate());
+    m_roceDevices.push_back(device);
     return device;
+}
+
+int64_t
+ClusterFabricHelper::AssignErrorModelStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    int64_t used = 0;
+    std::set<const Object*> seen; // one model may serve every device (an attribute default)
+    for (const Ptr<RoceNetDevice>& device : m_roceDevices)
+    {
+        PointerValue model;
+        device->GetAttribute("ReceiveErrorModel", model);
+        Ptr<Object> object = model.GetObject();
+        if (!object || !seen.insert(PeekPointer(object)).second)
+        {
+            continue;
+        }
+        for (TypeId tid = object->GetInstanceTypeId();; tid = tid.GetParent())
+        {
+            for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+            {
+                const TypeId::AttributeInformation info = tid.GetAttribute(i);
+                Ptr<AttributeValue> value = info.checker->Create();
+                if (!DynamicCast<PointerValue>(value) || !info.accessor->HasGetter() ||
+                    !info.accessor->Get(PeekPointer(object), *value))
+                {
+                    continue;
+                }
+                auto variable = DynamicCast<RandomVariableStream>(
+                    DynamicCast<PointerValue>(value)->GetObject());
+                if (variable)
+                {
+                    NS_LOG_LOGIC(object->GetInstanceTypeId().GetName()
+                                 << "::" << info.name << ": stream " << stream + used);
+                    variable->SetStream(stream + used);
+                    ++used;
+                }
+            }
+            if (tid == tid.GetParent())
+            {
+                break;
+            }
+        }
+    }
+    return used;
 }
 
 void
@@ -219,6 +269,22 @@ ClusterFabricHelper::ScheduleNicSlowdown(uint32_t host, double fraction, Time at
                                     << at.As(Time::US) << " is in the past");
     const DataRate rate(static_cast<uint64_t>(m_cluster.hostLinkRate.GetBitRate() * fraction));
     Simulator::Schedule(at, [nic, rate]() { nic->SetDataRate(rate); });
+}
+
+ClusterFabricHelper::HostLinkErrorDrops
+ClusterFabricHelper::GetHostLinkErrorDrops() const
+{
+    HostLinkErrorDrops drops;
+    for (uint32_t h = 0; h < m_hostDevs.GetN(); ++h)
+    {
+        const auto& nic = DynamicCast<RoceNetDevice>(m_hostDevs.Get(h))->GetCounters();
+        drops.hostNicPackets += nic.rxErrorDataDrops;
+        drops.hostNicBytes += nic.rxErrorDataDropBytes;
+        const auto& port = DynamicCast<RoceNetDevice>(m_leafHostDevs.Get(h))->GetCounters();
+        drops.leafHostPortPackets += port.rxErrorDataDrops;
+        drops.leafHostPortBytes += port.rxErrorDataDropBytes;
+    }
+    return drops;
 }
 
 Ptr<RoceNetDevice>

@@ -14,6 +14,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -36,6 +37,19 @@ namespace ns3
 class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
   public:
+    /**
+     * Packets (every frame but PFC) that the receive error models
+     * (RoceNetDevice::ReceiveErrorModel) of the host links' devices took, by place:
+     * frame bytes, Ethernet header included.
+     */
+    struct HostLinkErrorDrops
+    {
+        uint64_t hostNicPackets{0};      //!< at host NICs: frames from their leaf
+        uint64_t hostNicBytes{0};        //!< their bytes
+        uint64_t leafHostPortPackets{0}; //!< at leaf host ports: frames from their host
+        uint64_t leafHostPortBytes{0};   //!< their bytes
+    };
+
     ClusterFabricHelper();
     ~ClusterFabricHelper() override;
 
@@ -85,6 +99,8 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     const NetDeviceContainer& GetLeafHostDevices() const;
     /// \param host index \return its NIC
     Ptr<RoceNetDevice> GetHostDevice(uint32_t host) const;
+    /// \return the packets the host links' receive error models took, by place
+    HostLinkErrorDrops GetHostLinkErrorDrops() const;
 
     /**
      * Write every counter of the fabric, one "element,index,counter,value" line
@@ -117,7 +133,8 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     void ScheduleNicSlowdown(uint32_t host, double fraction, Time at);
 
     /**
-     * Fix the random streams the fabric uses.
+     * Fix the random streams the fabric uses: its switches', then those of the
+     * receive error models of its RoceNetDevices (AssignErrorModelStreams).
      * \param stream first stream
      * \return streams used
      */
@@ -146,6 +163,18 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
      * \return a new RoceNetDevice from the device attributes, with a fresh MAC address
      */
     Ptr<RoceNetDevice> CreateDevice(DataRate rate) const;
+
+    /**
+     * Fix the streams of the random variables of the receive error models of every
+     * RoceNetDevice created (each model once, in the order the devices were made:
+     * every RandomVariableStream its attributes point to). A model given as an
+     * attribute default is made while the command line is read, before --RngRun may
+     * have been read: its draws then follow RngRun and the stream given here,
+     * whatever the order of the options.
+     * \param stream first stream
+     * \return streams used
+     */
+    int64_t AssignErrorModelStreams(int64_t stream);
 
     /**
      * Connect two devices (already on their nodes) with a wire: a RoceChannel, or a
@@ -210,6 +239,8 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
 
     ObjectFactory m_deviceFactory; //!< RoceNetDevice
     uint32_t m_partitions{1};      //!< processes of a distributed run
+    /// every RoceNetDevice CreateDevice made, in order
+    mutable std::vector<Ptr<RoceNetDevice>> m_roceDevices;
 };
 
 } // namespace ns3

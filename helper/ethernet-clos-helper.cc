@@ -270,9 +270,16 @@ EthernetClosHelper::Totals
 EthernetClosHelper::GetTotals() const
 {
     Totals t;
-    auto addSwitch = [&t](const Ptr<EthernetSwitch>& sw) {
+    uint64_t forwarded = 0; // by every switch, on any port
+    uint64_t received = 0;  // by every switch, from any port
+    auto addSwitch = [&t, &forwarded, &received](const Ptr<EthernetSwitch>& sw) {
         const auto& c = sw->GetCounters();
+        forwarded += c.forwardedPackets;
+        received += c.receivedPackets;
         t.droppedPackets += c.noRouteDrops + c.bufferDrops + c.linkDownDrops;
+        t.bufferDrops += c.bufferDrops;
+        t.noRouteDrops += c.noRouteDrops;
+        t.linkDownDrops += c.linkDownDrops;
         t.droppedBytes += c.noRouteDropBytes + c.bufferDropBytes + c.linkDownDropBytes;
         t.headroomDrops += c.headroomDrops;
         t.queuedPackets += c.receivedPackets - c.forwardedPackets - c.noRouteDrops - c.bufferDrops -
@@ -301,14 +308,52 @@ EthernetClosHelper::GetTotals() const
     for (const auto& channel : m_topology->channels)
     {
         t.linkLostFrames += channel->GetFramesLost();
+        t.linkLostPackets += channel->GetDataFramesLost();
     }
+    uint64_t fromHosts = 0; // packets the leaves received from their host ports
     for (uint32_t h = 0; h < m_leafHostDevs.GetN(); ++h)
     {
         const auto& c = DynamicCast<RoceNetDevice>(m_leafHostDevs.Get(h))->GetCounters();
         t.offeredPackets += c.rxFrames;
         t.offeredBytes += c.rxBytes;
+        fromHosts += c.rxFrames - c.pfcReceived;
     }
+    // The error models: a leaf host port's losses were offered to the fabric, a
+    // host NIC's were delivered by it, a fabric port's were forwarded by one switch
+    // and never received by the next.
+    const HostLinkErrorDrops errors = GetHostLinkErrorDrops();
+    t.leafPortErrorDropPackets = errors.leafHostPortPackets;
+    t.offeredPackets += errors.leafHostPortPackets;
+    t.offeredBytes += errors.leafHostPortBytes;
+    t.hostNicErrorDropPackets = errors.hostNicPackets;
+    t.deliveredPackets -= errors.hostNicPackets;
+    t.deliveredBytes -= errors.hostNicBytes;
+    for (uint32_t i = 0; i < m_fabricDevs.GetN(); ++i)
+    {
+        const auto& c = DynamicCast<RoceNetDevice>(m_fabricDevs.Get(i))->GetCounters();
+        t.fabricPortErrorDropPackets += c.rxErrorDataDrops;
+    }
+    // Between switches: forwarded onto a leaf-spine link (every forward but to a host
+    // port), not yet received by the switch at its other end, nor lost on the way.
+    const uint64_t intoFabric = forwarded - (t.deliveredPackets + errors.hostNicPackets);
+    const uint64_t fromFabric = received - fromHosts;
+    t.inTransitPackets = intoFabric - fromFabric - t.fabricPortErrorDropPackets - t.linkLostPackets;
     return t;
+}
+
+uint64_t
+EthernetClosHelper::Totals::GetDroppedPackets() const
+{
+    return droppedPackets + linkLostPackets + hostNicErrorDropPackets + leafPortErrorDropPackets +
+           fabricPortErrorDropPackets;
+}
+
+int64_t
+EthernetClosHelper::Totals::GetUnaccountedPackets() const
+{
+    return static_cast<int64_t>(offeredPackets) -
+           static_cast<int64_t>(deliveredPackets + queuedPackets + inTransitPackets +
+                                GetDroppedPackets());
 }
 
 void
@@ -324,6 +369,12 @@ EthernetClosHelper::WriteStats(std::ostream& os) const
     WriteStatsLine(os, "fabric", "0", "droppedBytes", t.droppedBytes);
     WriteStatsLine(os, "fabric", "0", "headroomDrops", t.headroomDrops);
     WriteStatsLine(os, "fabric", "0", "linkLostFrames", t.linkLostFrames);
+    WriteStatsLine(os, "fabric", "0", "linkLostPackets", t.linkLostPackets);
+    WriteStatsLine(os, "fabric", "0", "inTransitPackets", t.inTransitPackets);
+    WriteStatsLine(os, "fabric", "0", "hostNicErrorDropPackets", t.hostNicErrorDropPackets);
+    WriteStatsLine(os, "fabric", "0", "leafPortErrorDropPackets", t.leafPortErrorDropPackets);
+    WriteStatsLine(os, "fabric", "0", "fabricPortErrorDropPackets", t.fabricPortErrorDropPackets);
+    WriteStatsLine(os, "fabric", "0", "unaccountedPackets", t.GetUnaccountedPackets());
     WriteStatsLine(os, "fabric", "0", "queuedPackets", t.queuedPackets);
     WriteStatsLine(os, "fabric", "0", "queuedBytes", t.queuedBytes);
     WriteStatsLine(os, "fabric", "0", "ecnMarked", t.ecnMarked);
@@ -390,6 +441,8 @@ EthernetClosHelper::AssignStreams(int64_t stream)
     {
         used += sw->AssignStreams(stream + used);
     }
+    // Last, so the switches' streams are the same with or without error models.
+    used += AssignErrorModelStreams(stream + used);
     return used;
 }
 

@@ -35,23 +35,46 @@ namespace ns3
 class EthernetClosHelper : public ClusterFabricHelper
 {
   public:
-    /// Fabric-wide totals (sums over all switches).
+    /**
+     * Fabric-wide totals (sums over all switches), with what the conservation of
+     * packets needs: every offered packet is delivered, still queued in a switch,
+     * or dropped for a counted reason (GetDroppedPackets, GetUnaccountedPackets).
+     * The receive error models of the RoceNetDevices count too: a packet a leaf host
+     * port's model took was offered and dropped there, one a host NIC's took was
+     * delivered by the leaf and dropped at the NIC (deliveredPackets is what the
+     * host NICs accepted), one a fabric port's took was dropped between switches.
+     */
     struct Totals
     {
-        uint64_t offeredPackets{0};   //!< packets from hosts into leaves
-        uint64_t offeredBytes{0};     //!< their frame bytes
-        uint64_t deliveredPackets{0}; //!< packets from leaves to hosts
-        uint64_t deliveredBytes{0};   //!< their frame bytes
-        uint64_t droppedPackets{0};   //!< dropped by any switch (buffer or route)
-        uint64_t droppedBytes{0};     //!< their frame bytes
-        uint64_t headroomDrops{0};    //!< lossless packets beyond PFC headroom
-        uint64_t queuedPackets{0};    //!< still buffered in switches
-        uint64_t queuedBytes{0};      //!< their frame bytes
-        uint64_t ecnMarked{0};        //!< packets marked CE
-        uint64_t pfcPauses{0};        //!< pauses sent by switches
-        uint64_t pfcResumes{0};       //!< resumes sent by switches
-        uint64_t bufferHighWater{0};  //!< largest switch buffer use, bytes
-        uint64_t linkLostFrames{0};   //!< frames lost on failed leaf-spine links
+        uint64_t offeredPackets{0};          //!< packets from hosts into leaves
+        uint64_t offeredBytes{0};            //!< their frame bytes
+        uint64_t deliveredPackets{0};        //!< packets from leaves to hosts, not lost at the NIC
+        uint64_t deliveredBytes{0};          //!< their frame bytes
+        uint64_t droppedPackets{0};          //!< dropped by any switch (buffer, route or link down)
+        uint64_t droppedBytes{0};            //!< their frame bytes
+        uint64_t bufferDrops{0};             //!< of those: the buffer (or PFC headroom) was full
+        uint64_t noRouteDrops{0};            //!< of those: no route to the destination
+        uint64_t linkDownDrops{0};           //!< of those: sent towards a link known to be down
+        uint64_t headroomDrops{0};           //!< lossless packets beyond PFC headroom
+        uint64_t queuedPackets{0};           //!< still buffered in switches
+        uint64_t queuedBytes{0};             //!< their frame bytes
+        uint64_t inTransitPackets{0};        //!< sent by a switch to another, not yet received
+        uint64_t ecnMarked{0};               //!< packets marked CE
+        uint64_t pfcPauses{0};               //!< pauses sent by switches
+        uint64_t pfcResumes{0};              //!< resumes sent by switches
+        uint64_t bufferHighWater{0};         //!< largest switch buffer use, bytes
+        uint64_t linkLostFrames{0};          //!< frames lost on failed leaf-spine links
+        uint64_t linkLostPackets{0};         //!< of those, packets (PFC frames aside)
+        uint64_t hostNicErrorDropPackets{0}; //!< taken by host NICs' receive error models
+        uint64_t leafPortErrorDropPackets{0};   //!< taken by leaf host ports' error models
+        uint64_t fabricPortErrorDropPackets{0}; //!< taken by leaf-spine ports' error models
+
+        /// \return packets dropped anywhere, counted: by switches, on failed links
+        ///         and by error models
+        uint64_t GetDroppedPackets() const;
+        /// \return offered - delivered - queued - in transit - dropped packets (0
+        ///         when every one is counted)
+        int64_t GetUnaccountedPackets() const;
     };
 
     EthernetClosHelper();

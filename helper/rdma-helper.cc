@@ -8,6 +8,9 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/roce-net-device.h"
+#include "ns3/simulator.h"
+
+#include <sstream>
 
 namespace ns3
 {
@@ -132,9 +135,94 @@ RdmaHelper::Post(uint32_t srcRank,
                  uint64_t tag,
                  RdmaCompletionCallback onSent,
                  RdmaCompletionCallback onReceived,
-                 uint32_t connection) const
+                 uint32_t connection,
+                 RdmaCompletionCallback onFailed) const
 {
-    return GetTransport(srcRank)->PostMessage(dstRank, size, tag, onSent, onReceived, connection);
+    return GetTransport(srcRank)
+        ->PostMessage(dstRank, size, tag, onSent, onReceived, connection, onFailed);
+}
+
+RdmaTransport::Stats
+RdmaHelper::GetTotals() const
+{
+    RdmaTransport::Stats sum;
+    for (uint32_t rank = 0; rank < GetNRanks(); ++rank)
+    {
+        const RdmaTransport::Stats& s = m_table->transports[rank]->GetStats();
+        sum.messagesPosted += s.messagesPosted;
+        sum.messagesSent += s.messagesSent;
+        sum.messagesReceived += s.messagesReceived;
+        sum.bytesPosted += s.bytesPosted;
+        sum.bytesDelivered += s.bytesDelivered;
+        sum.dataPacketsSent += s.dataPacketsSent;
+        sum.retransmittedPackets += s.retransmittedPackets;
+        sum.timeouts += s.timeouts;
+        sum.acksSent += s.acksSent;
+        sum.naksSent += s.naksSent;
+        sum.acksReceived += s.acksReceived;
+        sum.naksReceived += s.naksReceived;
+        sum.duplicatesReceived += s.duplicatesReceived;
+        sum.outOfOrderDropped += s.outOfOrderDropped;
+        sum.outOfOrderPlaced += s.outOfOrderPlaced;
+        sum.cnpsSent += s.cnpsSent;
+        sum.cnpsReceived += s.cnpsReceived;
+        sum.ceReceived += s.ceReceived;
+        sum.qpFailures += s.qpFailures;
+        sum.messagesFailed += s.messagesFailed;
+        sum.bytesFailed += s.bytesFailed;
+        sum.malformedDropped += s.malformedDropped;
+    }
+    return sum;
+}
+
+void
+RdmaHelper::StopWhenStalled()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_table, "RdmaHelper: StopWhenStalled before Install");
+    const auto check = MakeBoundCallback(&RdmaHelper::CheckStalled, m_table.get());
+    for (const auto& transport : m_table->transports)
+    {
+        transport->TraceConnectWithoutContext("MessageSent", check);
+        transport->TraceConnectWithoutContext("MessageFailed", check);
+    }
+}
+
+void
+RdmaHelper::CheckStalled(const RdmaTransport::RankTable* table, const RdmaCompletion&)
+{
+    uint64_t posted = 0;
+    uint64_t done = 0;
+    uint64_t failed = 0;
+    for (const auto& transport : table->transports)
+    {
+        const RdmaTransport::Stats& s = transport->GetStats();
+        posted += s.messagesPosted;
+        done += s.messagesSent + s.messagesFailed;
+        failed += s.messagesFailed;
+    }
+    if (failed > 0 && done == posted)
+    {
+        NS_LOG_LOGIC("every message completed or given up (" << failed
+                                                             << " given up): the run stops");
+        Simulator::Stop();
+    }
+}
+
+std::string
+RdmaHelper::DescribeFailures(const RdmaTransport::Stats& totals)
+{
+    if (totals.messagesFailed == 0 && totals.qpFailures == 0)
+    {
+        return "";
+    }
+    std::ostringstream text;
+    text << totals.qpFailures << " queue pair" << (totals.qpFailures == 1 ? "" : "s")
+         << " failed (RdmaTransport::RetryLimit retransmission timeouts without progress; "
+         << totals.timeouts << " timeouts in all): " << totals.messagesFailed << " message"
+         << (totals.messagesFailed == 1 ? "" : "s") << " (" << totals.bytesFailed
+         << " B) could not be delivered";
+    return text.str();
 }
 
 } // namespace ns3

@@ -79,6 +79,8 @@ class RdmaHelper
      * \param onSent sender completion (may be null)
      * \param onReceived receiver completion (may be null)
      * \param connection queue pair between the two ranks (see RdmaTransport::PostMessage)
+     * \param onFailed called at the sender if the message is given up (its queue pair
+     *        failed; may be null)
      * \return the message id
      */
     uint64_t Post(uint32_t srcRank,
@@ -87,9 +89,35 @@ class RdmaHelper
                   uint64_t tag,
                   RdmaCompletionCallback onSent,
                   RdmaCompletionCallback onReceived = RdmaCompletionCallback(),
-                  uint32_t connection = 0) const;
+                  uint32_t connection = 0,
+                  RdmaCompletionCallback onFailed = RdmaCompletionCallback()) const;
+
+    /// \return every counter of RdmaTransport::Stats summed over the ranks installed
+    RdmaTransport::Stats GetTotals() const;
+
+    /**
+     * Stop the simulation as soon as nothing posted can progress any more: every
+     * message posted on the transports installed has completed at its sender or has
+     * been given up (RdmaTransport::MessageFailed), and at least one has been given
+     * up. For programs that post all their messages up front and wait for them; a
+     * run in which no message fails ends as it would without this. Call after
+     * Install.
+     */
+    void StopWhenStalled();
+
+    /**
+     * \param totals counters summed over the ranks (GetTotals)
+     * \return why the messages that were given up were, in one line ("" if none was):
+     *         how many queue pairs failed after how many timeouts, and how many
+     *         messages and bytes could not be delivered
+     */
+    static std::string DescribeFailures(const RdmaTransport::Stats& totals);
 
   private:
+    /// Stop the simulation if every message is done or given up, and one given up.
+    /// \param table the ranks watched
+    static void CheckStalled(const RdmaTransport::RankTable* table, const RdmaCompletion&);
+
     ObjectFactory m_factory; //!< transport factory
     /// congestion-control attributes for every transport
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes;

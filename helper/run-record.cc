@@ -4,6 +4,7 @@
 
 #include "run-record.h"
 
+#include "ns3/attribute-text.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
@@ -57,8 +58,10 @@ AttributeDefaults()
             const TypeId::AttributeInformation info = tid.GetAttribute(a);
             if (info.initialValue && info.checker)
             {
+                // An object (a PointerValue) as its TypeId and attributes, not its
+                // address, so that a re-run writes the same text.
                 defaults[tid.GetName() + "::" + info.name] =
-                    info.initialValue->SerializeToString(info.checker);
+                    AttributeText::ToString(*info.initialValue, info.checker);
             }
         }
     }
@@ -75,6 +78,37 @@ RunRecord::Begin(int argc, char* argv[])
     start.begun = true;
     start.arguments.assign(argv, argv + argc);
     start.defaults = AttributeDefaults();
+    ApplyRandomOptions(argc, argv);
+}
+
+void
+RunRecord::ApplyRandomOptions(int argc, char* argv[])
+{
+    NS_LOG_FUNCTION(argc);
+    // As CommandLine reads them: any number of leading dashes, name=value, the last
+    // one given wins. A value the global refuses is left for CommandLine to refuse.
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string argument = argv[i];
+        const std::size_t name = argument.find_first_not_of('-');
+        if (name == 0 || name == std::string::npos)
+        {
+            continue;
+        }
+        const std::size_t equal = argument.find('=', name);
+        if (equal == std::string::npos)
+        {
+            continue;
+        }
+        const std::string option = argument.substr(name, equal - name);
+        if (option == "RngRun" || option == "RngSeed")
+        {
+            const bool bound =
+                GlobalValue::BindFailSafe(option, StringValue(argument.substr(equal + 1)));
+            NS_LOG_LOGIC(option << " = " << argument.substr(equal + 1)
+                                << (bound ? " applied first" : " left to CommandLine"));
+        }
+    }
 }
 
 nlohmann::json

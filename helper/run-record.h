@@ -19,8 +19,15 @@ namespace ns3
  * Get() then returns the program and its arguments, the ns-3 environment
  * variables that change defaults, RngSeed and RngRun and every other global
  * value, every attribute default that differs from what it was at Begin() (the
- * program's --ns3:: options and Config::SetDefault calls), the ns-3 version and
+ * program's --ns3:: options and Config::SetDefault calls; an object, such as an
+ * error model, as its TypeId and attributes, AttributeText), the ns-3 version and
  * the module's version (its git commit when the build was configured).
+ *
+ * Begin() also applies --RngSeed and --RngRun before CommandLine reads the other
+ * options (ApplyRandomOptions): an object that an attribute default creates while
+ * the command line is read (an error model given as
+ * --ns3::RoceNetDevice::ReceiveErrorModel=ns3::RateErrorModel[...]) draws from the
+ * run's random streams whatever the order of the options.
  *
  * \code
  *   int main(int argc, char* argv[])
@@ -39,6 +46,14 @@ class RunRecord
      * \param argc the program's argc \param argv the program's argv
      */
     static void Begin(int argc, char* argv[]);
+    /**
+     * Set RngSeed and RngRun from the command line's --RngSeed= and --RngRun=
+     * options (the last of each, as CommandLine reads them), before CommandLine
+     * reads anything else; a value the global refuses is left for CommandLine to
+     * refuse. Begin calls it.
+     * \param argc the program's argc \param argv the program's argv
+     */
+    static void ApplyRandomOptions(int argc, char* argv[]);
     /// \return the record (empty if Begin was not called)
     static nlohmann::json Get();
 };

@@ -66,6 +66,10 @@ ScheduledFabricHelper::Totals::ForEach(const std::function<void(const char*, int
     visit("duplicateCells", static_cast<int64_t>(duplicateCells));
     visit("duplicateBytes", static_cast<int64_t>(duplicateBytes));
     visit("noPathCells", static_cast<int64_t>(noPathCells));
+    visit("hostNicErrorDropPackets", static_cast<int64_t>(hostNicErrorDropPackets));
+    visit("hostNicErrorDropBytes", static_cast<int64_t>(hostNicErrorDropBytes));
+    visit("leafPortErrorDropPackets", static_cast<int64_t>(leafPortErrorDropPackets));
+    visit("leafPortErrorDropBytes", static_cast<int64_t>(leafPortErrorDropBytes));
     visit("dataCells", static_cast<int64_t>(dataCells));
     visit("grantedBytes", static_cast<int64_t>(grantedBytes));
     visit("dequeuedBytes", static_cast<int64_t>(dequeuedBytes));
@@ -89,14 +93,16 @@ ScheduledFabricHelper::Totals::ForEach(const std::function<void(const char*, int
 uint64_t
 ScheduledFabricHelper::Totals::GetDroppedPackets() const
 {
-    return voqDropPackets + egressDropPackets + unroutablePackets + reassemblyTimeouts;
+    return voqDropPackets + egressDropPackets + unroutablePackets + reassemblyTimeouts +
+           hostNicErrorDropPackets + leafPortErrorDropPackets;
 }
 
 uint64_t
 ScheduledFabricHelper::Totals::GetDroppedBytes() const
 {
     return voqDropBytes + egressDropBytes + unroutableBytes + reassemblyTimeoutBytes +
-           linkLostBytes + spineDroppedBytes + beyondWindowBytes + lateBytes + duplicateBytes;
+           linkLostBytes + spineDroppedBytes + beyondWindowBytes + lateBytes + duplicateBytes +
+           hostNicErrorDropBytes + leafPortErrorDropBytes;
 }
 
 int64_t
@@ -398,6 +404,19 @@ ScheduledFabricHelper::GetTotals() const
         t.linkLostBytes += dev->GetPayloadLost();
         t.linkBytes += dev->GetPayloadInFlight();
     }
+    // The host links' error models, in IPv4 bytes as the leaves count: a leaf host
+    // port's losses were offered to the fabric, a host NIC's were delivered to it.
+    const HostLinkErrorDrops errors = GetHostLinkErrorDrops();
+    t.hostNicErrorDropPackets = errors.hostNicPackets;
+    t.hostNicErrorDropBytes =
+        errors.hostNicBytes - errors.hostNicPackets * RoceNetDevice::ETHERNET_HEADER_BYTES;
+    t.leafPortErrorDropPackets = errors.leafHostPortPackets;
+    t.leafPortErrorDropBytes = errors.leafHostPortBytes -
+                               errors.leafHostPortPackets * RoceNetDevice::ETHERNET_HEADER_BYTES;
+    t.offeredPackets += t.leafPortErrorDropPackets;
+    t.offeredBytes += t.leafPortErrorDropBytes;
+    t.deliveredPackets -= t.hostNicErrorDropPackets;
+    t.deliveredBytes -= t.hostNicErrorDropBytes;
     return t;
 }
 
@@ -508,6 +527,8 @@ ScheduledFabricHelper::AssignStreams(int64_t stream)
     {
         used += leaf->AssignStreams(stream + used);
     }
+    // Last, so the switches' streams are the same with or without error models.
+    used += AssignErrorModelStreams(stream + used);
     return used;
 }
 

@@ -43,13 +43,16 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      * Bytes are IPv4 packet bytes; a packet lost in the fabric is counted in
      * bytes where each of its cells went (lost on a link, dropped at a spine,
      * discarded at reassembly, or held at reassembly when it timed out) and in
-     * packets once, as a reassembly timeout.
+     * packets once, as a reassembly timeout. The host links' receive error models
+     * count too: a packet a leaf host port's model took was offered and dropped
+     * there, one a host NIC's took was delivered by the leaf and dropped at the NIC
+     * (deliveredPackets is what the host NICs accepted).
      */
     struct Totals
     {
         uint64_t offeredPackets{0};   //!< packets from hosts into leaves
         uint64_t offeredBytes{0};     //!< their bytes
-        uint64_t deliveredPackets{0}; //!< packets from leaves to hosts
+        uint64_t deliveredPackets{0}; //!< packets from leaves to hosts, not lost at the NIC
         uint64_t deliveredBytes{0};   //!< their bytes
         // Queued now
         uint64_t queuedPackets{0};          //!< in VOQs
@@ -61,26 +64,30 @@ class ScheduledFabricHelper : public ClusterFabricHelper
         uint64_t reassemblyPackets{0};      //!< held at reassembly
         uint64_t reassemblyBytes{0};        //!< their bytes received so far
         // Dropped
-        uint64_t voqDropPackets{0};         //!< dropped by a full VOQ buffer
-        uint64_t voqDropBytes{0};           //!< their bytes
-        uint64_t egressDropPackets{0};      //!< refused by a leaf host port
-        uint64_t egressDropBytes{0};        //!< their bytes
-        uint64_t unroutablePackets{0};      //!< no route
-        uint64_t unroutableBytes{0};        //!< their bytes
-        uint64_t reassemblyTimeouts{0};     //!< packets given up at reassembly
-        uint64_t reassemblyTimeoutBytes{0}; //!< their bytes that had arrived
-        uint64_t reassemblyNoticeDrops{0};  //!< of the packets given up, on a path-loss notice
-        uint64_t linkLostCells{0};          //!< cells lost on failed links
-        uint64_t linkLostBytes{0};          //!< packet bytes in them
-        uint64_t spineDroppedCells{0};      //!< cells dropped at spines
-        uint64_t spineDroppedBytes{0};      //!< packet bytes in them
-        uint64_t beyondWindowCells{0};      //!< discarded at reassembly: beyond the reorder window
-        uint64_t beyondWindowBytes{0};      //!< their bytes
-        uint64_t lateCells{0};              //!< discarded at reassembly: packet given up
-        uint64_t lateBytes{0};              //!< their bytes
-        uint64_t duplicateCells{0};         //!< discarded at reassembly: packet complete
-        uint64_t duplicateBytes{0};         //!< their bytes
-        uint64_t noPathCells{0};            //!< control cells with no link towards their leaf
+        uint64_t voqDropPackets{0};          //!< dropped by a full VOQ buffer
+        uint64_t voqDropBytes{0};            //!< their bytes
+        uint64_t egressDropPackets{0};       //!< refused by a leaf host port
+        uint64_t egressDropBytes{0};         //!< their bytes
+        uint64_t unroutablePackets{0};       //!< no route
+        uint64_t unroutableBytes{0};         //!< their bytes
+        uint64_t reassemblyTimeouts{0};      //!< packets given up at reassembly
+        uint64_t reassemblyTimeoutBytes{0};  //!< their bytes that had arrived
+        uint64_t reassemblyNoticeDrops{0};   //!< of the packets given up, on a path-loss notice
+        uint64_t linkLostCells{0};           //!< cells lost on failed links
+        uint64_t linkLostBytes{0};           //!< packet bytes in them
+        uint64_t spineDroppedCells{0};       //!< cells dropped at spines
+        uint64_t spineDroppedBytes{0};       //!< packet bytes in them
+        uint64_t beyondWindowCells{0};       //!< discarded at reassembly: beyond the reorder window
+        uint64_t beyondWindowBytes{0};       //!< their bytes
+        uint64_t lateCells{0};               //!< discarded at reassembly: packet given up
+        uint64_t lateBytes{0};               //!< their bytes
+        uint64_t duplicateCells{0};          //!< discarded at reassembly: packet complete
+        uint64_t duplicateBytes{0};          //!< their bytes
+        uint64_t noPathCells{0};             //!< control cells with no link towards their leaf
+        uint64_t hostNicErrorDropPackets{0}; //!< taken by host NICs' receive error models
+        uint64_t hostNicErrorDropBytes{0};   //!< their bytes
+        uint64_t leafPortErrorDropPackets{0}; //!< taken by leaf host ports' receive error models
+        uint64_t leafPortErrorDropBytes{0};   //!< their bytes
         // Credit and flow control
         uint64_t dataCells{0};            //!< data cells sprayed
         uint64_t grantedBytes{0};         //!< credit granted by all schedulers

@@ -185,6 +185,28 @@ function(ai_fabric_add_out_of_tree_tests)
     math(EXPR refusal_index "${refusal_index} + 1")
   endforeach()
 
+  # Runs in which nothing can progress (every queue pair failed): each must end by
+  # itself and say why (test/examples-to-stall.py, one test an entry).
+  set(stalls ${CMAKE_SOURCE_DIR}/test/examples-to-stall.py)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-stalled-run.py --list ${stalls}
+    OUTPUT_VARIABLE stall_lines OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${stalls})
+  string(REPLACE "\n" ";" stall_lines "${stall_lines}")
+  set(stall_index 0)
+  foreach(stall_line ${stall_lines})
+    string(REGEX REPLACE "--ns3::RoceNetDevice::ReceiveErrorModel=[^ ]*" "lose-all" stall_id
+                         "${stall_line}")
+    string(REGEX REPLACE "[^A-Za-z0-9.]+" "-" stall_id "${stall_id}")
+    string(REGEX REPLACE "-$" "" stall_id "${stall_id}")
+    add_test(NAME ai-fabric-stall-${stall_id}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-stalled-run.py ${stalls}
+                     ${stall_index} ${CMAKE_BINARY_DIR}/examples
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+    set_tests_properties(ai-fabric-stall-${stall_id} PROPERTIES TIMEOUT 400)
+    math(EXPR stall_index "${stall_index} + 1")
+  endforeach()
+
   # Every option of every example given bad values of its kind: each must be
   # refused (exit status 1, nothing run, the option named); one test an example.
   file(GLOB example_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/examples/*.cc)
@@ -237,7 +259,35 @@ function(ai_fabric_add_out_of_tree_tests)
 --iterations=2 --RngRun=3 --resultsDir=rerun >/dev/null && \
 ${rerun} rerun/data-parallel-scheduled.json --program examples/data-parallel"
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  # The same with an error model given as an attribute default (the run record
+  # writes it as its TypeId and attributes, its draws follow --RngRun).
+  add_test(NAME ai-fabric-rerun-error-model-fabric-permutation
+           COMMAND sh -c "examples/fabric-permutation --fabric=ethernet --transport=rdma \
+--leaves=2 --hostsPerLeaf=3 --spines=2 --messageSize=250000 \
+'--ns3::RoceNetDevice::ReceiveErrorModel=ns3::RateErrorModel[ErrorRate=0.004|ErrorUnit=ERROR_UNIT_PACKET]' \
+--RngRun=4 --json=rerun/fabric-permutation-error-model.json >/dev/null && \
+${rerun} rerun/fabric-permutation-error-model.json --program examples/fabric-permutation"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  add_test(NAME ai-fabric-rerun-error-model-data-parallel
+           COMMAND sh -c "examples/data-parallel --gradientBytes=4M --bucketBytes=1M \
+--iterations=1 '--ns3::RoceNetDevice::ReceiveErrorModel=ns3::RateErrorModel[ErrorRate=0.002|ErrorUnit=ERROR_UNIT_PACKET]' \
+--RngRun=5 --resultsDir=rerun/error-model \
+>/dev/null && ${rerun} rerun/error-model/data-parallel-scheduled.json \
+--program examples/data-parallel"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/rerun)
+
+  # A run depends on its seed whatever the order of its options (an error model
+  # given before --RngRun follows it), and packets error models take are counted by
+  # place in the examples' totals, conservation holding.
+  add_test(NAME ai-fabric-random-options-order
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-random-options.py
+                   ${CMAKE_BINARY_DIR}/examples
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  add_test(NAME ai-fabric-error-model-drops
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-error-model-drops.py
+                   ${CMAKE_BINARY_DIR}/examples
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 
   # The flagship's results at a reduced size: schema, conservation, the scheduled
   # fabric's drops, idle fabrics against ideal, and the same files for any --jobs.

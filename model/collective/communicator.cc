@@ -11,10 +11,12 @@
 #include "ns3/log.h"
 #include "ns3/rdma-transport.h"
 #include "ns3/scale-up-switch.h"
+#include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 #include <unordered_set>
 
 namespace ns3
@@ -50,12 +52,19 @@ Communicator::GetTypeId()
                             "Bytes posted from one rank to another: source rank, destination "
                             "rank, bytes, channel, whether over the scale-up domain",
                             MakeTraceSourceAccessor(&Communicator::m_sendTrace),
-                            "ns3::Communicator::SendTracedCallback");
+                            "ns3::Communicator::SendTracedCallback")
+            .AddTraceSource("Failed",
+                            "A message between two ranks was given up by the RDMA transport "
+                            "(its queue pair failed): the communicator failed, with the reason "
+                            "(fired once)",
+                            MakeTraceSourceAccessor(&Communicator::m_failedTrace),
+                            "ns3::Communicator::FailureTracedCallback");
     return tid;
 }
 
 Communicator::Communicator()
-    : m_id(g_nextCommunicatorId++)
+    : m_id(g_nextCommunicatorId++),
+      m_failureCallbacks(std::make_shared<std::vector<FailureCallback>>())
 {
     NS_LOG_FUNCTION(this << m_id);
     NS_ABORT_MSG_IF(m_id > std::numeric_limits<uint32_t>::max() / MAX_CHANNELS - 1,
@@ -80,6 +89,7 @@ Communicator::DoDispose()
         c->Dispose();
     }
     m_hierarchy = Hierarchy();
+    m_failureCallbacks = std::make_shared<std::vector<FailureCallback>>();
     Object::DoDispose();
 }
 
@@ -161,6 +171,7 @@ Communicator::Split(const std::vector<uint32_t>& ranks) const
     }
     auto sub = CreateObject<Communicator>();
     sub->Setup(members);
+    sub->m_failureCallbacks = m_failureCallbacks;
     return sub;
 }
 
@@ -237,12 +248,14 @@ Communicator::Send(uint32_t src,
     NS_LOG_LOGIC("rank " << src << " -> " << dst << ": " << bytes << " B over RDMA, channel "
                          << channel);
     m_sendTrace(src, dst, bytes, channel, false);
-    from.transport->PostMessage(to.transport->GetRank(),
-                                bytes,
-                                0,
-                                RdmaCompletionCallback(),
-                                MakeBoundCallback(&DeliverRdma, onArrival),
-                                m_id * MAX_CHANNELS + channel);
+    from.transport->PostMessage(
+        to.transport->GetRank(),
+        bytes,
+        0,
+        RdmaCompletionCallback(),
+        MakeBoundCallback(&DeliverRdma, onArrival),
+        m_id * MAX_CHANNELS + channel,
+        MakeCallback(&Communicator::OnRdmaFailure, this, src, dst, channel));
 }
 
 void
@@ -266,6 +279,54 @@ uint32_t
 Communicator::GetNInFlight() const
 {
     return static_cast<uint32_t>(m_inFlight.size());
+}
+
+void
+Communicator::AddFailureCallback(FailureCallback cb)
+{
+    NS_LOG_FUNCTION(this);
+    m_failureCallbacks->push_back(cb);
+}
+
+bool
+Communicator::HasFailed() const
+{
+    return !m_failure.empty();
+}
+
+const std::string&
+Communicator::GetFailure() const
+{
+    return m_failure;
+}
+
+void
+Communicator::OnRdmaFailure(uint32_t src,
+                            uint32_t dst,
+                            uint32_t channel,
+                            const RdmaCompletion& info)
+{
+    NS_LOG_FUNCTION(this << src << dst << channel << info.size);
+    if (HasFailed())
+    {
+        NS_LOG_LOGIC("communicator " << m_id << ": another message given up");
+        return;
+    }
+    std::ostringstream reason;
+    reason << "communicator " << m_id << ": a message of " << info.size << " B from rank " << src
+           << " (GPU " << m_members[src].gpu << ", host " << info.srcRank << ") to rank " << dst
+           << " (GPU " << m_members[dst].gpu << ", host " << info.dstRank << ") on channel "
+           << channel << " was given up at " << Simulator::Now().As(Time::US)
+           << ": its RDMA queue pair failed after RetryLimit retransmission timeouts";
+    m_failure = reason.str();
+    NS_LOG_LOGIC(m_failure);
+    m_failedTrace(m_failure);
+    // Callbacks may add callbacks: iterate over a copy.
+    const std::vector<FailureCallback> callbacks = *m_failureCallbacks;
+    for (const FailureCallback& cb : callbacks)
+    {
+        cb(m_failure);
+    }
 }
 
 } // namespace ns3

@@ -13,12 +13,15 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace ns3
 {
 
 class RdmaTransport;
+struct RdmaCompletion;
 class ScaleUpSwitch;
 class CollectiveOperation;
 
@@ -37,6 +40,13 @@ class CollectiveOperation;
  *
  * CollectiveHelper creates communicators; Split() makes sub-communicators (as
  * hierarchical algorithms do).
+ *
+ * A message the RDMA transport gives up (its queue pair failed) fails the
+ * communicator, as a network error aborts an NCCL communicator: the Failed trace
+ * fires once with the reason, HasFailed() is then true, and the failure callbacks
+ * (AddFailureCallback) are called, so that the application whose collectives wait
+ * for the message can stop instead of waiting for ever. A communicator and the
+ * sub-communicators split from it share their failure callbacks.
  */
 class Communicator : public Object
 {
@@ -72,6 +82,12 @@ class Communicator : public Object
                                        uint64_t bytes,
                                        uint32_t channel,
                                        bool scaleUp);
+
+    /// TracedCallback signature for Failed: (why the communicator failed).
+    typedef void (*FailureTracedCallback)(const std::string& reason);
+
+    /// Called once per failure of a communicator, with the reason.
+    typedef Callback<void, const std::string&> FailureCallback;
 
     /// Connections (channels) each communicator owns on every transport.
     static constexpr uint32_t MAX_CHANNELS = 64;
@@ -145,6 +161,17 @@ class Communicator : public Object
     /// \return operations started and not finished
     uint32_t GetNInFlight() const;
 
+    /**
+     * Be told when this communicator, or one split from it (Split, GetHierarchy, before
+     * or after this call), fails.
+     * \param cb called with the reason at each such failure
+     */
+    void AddFailureCallback(FailureCallback cb);
+    /// \return whether a message sent on this communicator was given up
+    bool HasFailed() const;
+    /// \return why the communicator failed ("" if it has not)
+    const std::string& GetFailure() const;
+
   protected:
     /// Forget the members and messages in flight, dispose of the server and rail sub-communicators.
     void DoDispose() override;
@@ -152,11 +179,21 @@ class Communicator : public Object
   private:
     /// \param rank a rank \param what its role, for the message
     void CheckRank(uint32_t rank, const char* what) const;
+    /**
+     * The transport gave up a message of Send: fail the communicator (once).
+     * \param src source rank \param dst destination rank \param channel its channel
+     * \param info the message, as the transport reports it
+     */
+    void OnRdmaFailure(uint32_t src, uint32_t dst, uint32_t channel, const RdmaCompletion& info);
 
     uint32_t m_id;                                    //!< communicator number
     std::vector<Member> m_members;                    //!< rank -> member
     std::vector<Ptr<CollectiveOperation>> m_inFlight; //!< operations running
     Hierarchy m_hierarchy;                            //!< servers and rails, built by GetHierarchy
+    std::string m_failure;                            //!< why it failed ("" if it has not)
+    /// failure callbacks, shared with the communicators split from this one
+    std::shared_ptr<std::vector<FailureCallback>> m_failureCallbacks;
+    TracedCallback<const std::string&> m_failedTrace;                         //!< Failed
     TracedCallback<uint32_t, uint32_t, uint64_t, uint32_t, bool> m_sendTrace; //!< Send
 };
 

@@ -294,6 +294,23 @@ RdmaQueuePair::GetPendingSends() const
 }
 
 void
+RdmaQueuePair::FlushSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& flushed)
+{
+    NS_LOG_FUNCTION(this);
+    NS_LOG_LOGIC("qp " << m_qpn << ": " << m_sends.size() << " messages flushed");
+    for (const SendMessage& m : m_sends)
+    {
+        flushed.emplace_back(m.info, m.cb);
+    }
+    m_sends.clear();
+    m_resend.clear();
+    m_cursor = 0;
+    m_sndUna = m_nextPsn;
+    m_sndNxt = m_nextPsn;
+    m_sndMax = m_nextPsn;
+}
+
+void
 RdmaQueuePair::PostReceive(const RdmaCompletion& info, RdmaCompletionCallback onReceived)
 {
     NS_LOG_FUNCTION(this << info.size);

@@ -142,6 +142,12 @@ class RdmaQueuePair
     uint64_t GetSndMax() const;
     /// \return messages posted but not yet acknowledged
     std::size_t GetPendingSends() const;
+    /**
+     * The queue pair failed: take every message posted and not acknowledged, in
+     * posting order, with its callback; nothing is left to send or to resend.
+     * \param flushed the messages and their callbacks are appended to it
+     */
+    void FlushSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& flushed);
 
     // ---- receiver ----
 

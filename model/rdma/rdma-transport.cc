@@ -172,6 +172,11 @@ RdmaTransport::GetTypeId()
                             "A message completed at this receiver (last byte in order)",
                             MakeTraceSourceAccessor(&RdmaTransport::m_messageReceivedTrace),
                             "ns3::RdmaTransport::CompletionCallback")
+            .AddTraceSource("MessageFailed",
+                            "A message posted here was given up, undelivered: a queue pair "
+                            "carrying it failed (reported at the sender, once per message)",
+                            MakeTraceSourceAccessor(&RdmaTransport::m_messageFailedTrace),
+                            "ns3::RdmaTransport::CompletionCallback")
             .AddTraceSource("DataTx",
                             "A data packet was sent: qpn, PSN",
                             MakeTraceSourceAccessor(&RdmaTransport::m_dataTxTrace),
@@ -244,6 +249,7 @@ RdmaTransport::DoDispose()
     m_qpByPeer.clear();
     m_splitSends.clear();
     m_splitReceives.clear();
+    m_failureCallbacks.clear();
     m_ring.clear();
     Simulator::Remove(m_wakeEvent);
     if (m_device)
@@ -583,7 +589,8 @@ RdmaTransport::PostMessage(uint32_t dstRank,
                            uint64_t tag,
                            RdmaCompletionCallback onSent,
                            RdmaCompletionCallback onReceived,
-                           uint32_t connection)
+                           uint32_t connection,
+                           RdmaCompletionCallback onFailed)
 {
     NS_LOG_FUNCTION(this << dstRank << size << tag << connection);
     NS_ABORT_MSG_IF(!m_table, "RdmaTransport: PostMessage before the rank table was set");
@@ -609,6 +616,10 @@ RdmaTransport::PostMessage(uint32_t dstRank,
     const bool chunked = m_entropyValues > 1 && m_entropyChunk > 0 && packets > m_entropyChunk;
     info.parts = chunked ? static_cast<uint32_t>((packets + m_entropyChunk - 1) / m_entropyChunk)
                          : static_cast<uint32_t>(std::min<uint64_t>(m_entropyValues, packets));
+    if (!onFailed.IsNull())
+    {
+        m_failureCallbacks[info.id] = onFailed;
+    }
     if (info.parts == 1)
     {
         PostPart(info, 0, 0, packets, onSent, onReceived);
@@ -681,6 +692,14 @@ RdmaTransport::PostPart(RdmaCompletion part,
     NS_LOG_LOGIC("message " << part.id << ": " << part.size << " B on queue pair " << entropy
                             << " of its connection");
     RdmaQueuePair& qp = *m_qps[GetOrCreateQp(part.dstRank, part.connection, entropy)];
+    if (qp.failed)
+    {
+        // A queue pair in its error state flushes what is posted on it.
+        NS_LOG_LOGIC("message " << part.id << ": queue pair " << qp.GetQpn()
+                                << " has failed, the part is given up");
+        Simulator::ScheduleNow(&RdmaTransport::FailPart, Ptr<RdmaTransport>(this), part);
+        return;
+    }
     qp.PostSend(part, onSent);
     // The matching receive descriptor, consumed in order at the far end.
     m_table->transports[part.dstRank]->m_qps[qp.GetRemoteQpn()]->PostReceive(part, onReceived);
@@ -1028,6 +1047,12 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     Time now = Simulator::Now();
     uint8_t opcode = bth.GetOpcode();
 
+    if (opcode == BthHeader::RC_ACKNOWLEDGE && qp.failed)
+    {
+        NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": acknowledgement " << packet->GetUid()
+                             << " to a failed queue pair, ignored");
+        return true;
+    }
     if (opcode == BthHeader::RC_ACKNOWLEDGE)
     {
         AethHeader aeth;
@@ -1173,15 +1198,20 @@ RdmaTransport::CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletio
         if (info.parts > 1)
         {
             auto split = m_splitSends.find(info.id);
-            if (split != m_splitSends.end() && split->second.nextPacket < split->second.packets &&
-                m_entropyChunk > 0)
+            const bool given = split != m_splitSends.end() && split->second.failed;
+            if (split != m_splitSends.end() && !given &&
+                split->second.nextPacket < split->second.packets && m_entropyChunk > 0)
             {
                 PostChunk(split->second, info.entropy); // this path is free again
             }
-            if (!CompletePart(m_splitSends, info.id, info, cb))
+            if (!CompletePart(m_splitSends, info.id, info, cb) || given)
             {
-                continue; // other parts of the message are still on their way
+                continue; // other parts still on their way, or the message was given up
             }
+        }
+        if (!m_failureCallbacks.empty())
+        {
+            m_failureCallbacks.erase(info.id);
         }
         info.doneTime = now;
         NS_LOG_LOGIC("rank " << m_rank << ": message " << info.id << " to rank " << info.dstRank
@@ -1232,12 +1262,7 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
     qp.cc->OnTimeout(now);
     if (++qp.retries > m_retryLimit)
     {
-        qp.failed = true;
-        ++m_stats.qpFailures;
-        NS_LOG_ERROR("RdmaTransport rank " << m_rank << " qp " << qpn << " to rank "
-                                           << qp.GetRemoteRank() << " failed after " << m_retryLimit
-                                           << " retries");
-        m_qpErrorTrace(qpn, qp.GetRemoteRank());
+        FailQp(qpn);
         return;
     }
     qp.GoBackN();
@@ -1245,6 +1270,78 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
     // The retransmission re-arms the timer when it leaves: a QP held back by its
     // rate limiter or by PFC does not use up its retries without sending.
     Activate(qp);
+}
+
+void
+RdmaTransport::FailQp(uint32_t qpn)
+{
+    NS_LOG_FUNCTION(this << qpn);
+    RdmaQueuePair& qp = *m_qps[qpn];
+    qp.failed = true;
+    ++m_stats.qpFailures;
+    const uint32_t remote = qp.GetRemoteRank();
+    NS_LOG_ERROR("RdmaTransport rank " << m_rank << " qp " << qpn << " to rank " << remote
+                                       << " failed after " << m_retryLimit << " retries");
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> flushed;
+    qp.FlushSends(flushed);
+    qp.sendTimes.clear();
+    m_qpErrorTrace(qpn, remote);
+    // The callbacks may post (and create queue pairs): qp is not used below.
+    for (const auto& [part, cb] : flushed)
+    {
+        FailPart(part);
+    }
+}
+
+void
+RdmaTransport::FailPart(RdmaCompletion part)
+{
+    NS_LOG_FUNCTION(this << part.id << part.entropy);
+    RdmaCompletion info = part;
+    if (part.parts > 1)
+    {
+        auto it = m_splitSends.find(part.id);
+        if (it == m_splitSends.end())
+        {
+            return; // every other part has completed or been given up already
+        }
+        SplitMessage& split = it->second;
+        // No further chunk goes out; count the ones not posted as given up.
+        if (m_entropyChunk > 0 && split.nextPacket < split.packets)
+        {
+            split.partsLeft -= static_cast<uint32_t>(
+                (split.packets - split.nextPacket + m_entropyChunk - 1) / m_entropyChunk);
+            split.nextPacket = split.packets;
+        }
+        const bool first = !split.failed;
+        split.failed = true;
+        info = split.info;
+        info.size = split.size;
+        info.connection = split.connection;
+        if (--split.partsLeft == 0)
+        {
+            m_splitSends.erase(it);
+        }
+        if (!first)
+        {
+            NS_LOG_LOGIC("message " << part.id << ": another part given up");
+            return; // the message was reported with its first part
+        }
+    }
+    info.doneTime = Simulator::Now();
+    ++m_stats.messagesFailed;
+    m_stats.bytesFailed += info.size;
+    NS_LOG_LOGIC("rank " << m_rank << ": message " << info.id << " to rank " << info.dstRank << " ("
+                         << info.size << " B, connection " << info.connection
+                         << ") given up: its queue pair failed");
+    m_messageFailedTrace(info);
+    auto cb = m_failureCallbacks.find(info.id);
+    if (cb != m_failureCallbacks.end())
+    {
+        RdmaCompletionCallback onFailed = cb->second;
+        m_failureCallbacks.erase(cb);
+        onFailed(info);
+    }
 }
 
 } // namespace ns3

@@ -46,6 +46,14 @@ class RoceNetDevice;
  * created on first use at both ends and reused. Ranks and addresses are shared by all
  * transports of a job through a RankTable (RdmaHelper fills it).
  *
+ * A queue pair that has timed out RetryLimit times in a row without progress fails
+ * (QpError), as a RoCE NIC's queue pair goes to its error state: every message
+ * posted on it and not acknowledged is given up, and so is every message posted on
+ * it later. Each such message is reported once, at its sender, with neither
+ * completion: the MessageFailed trace, Stats::messagesFailed and bytesFailed, and
+ * the message's own onFailed callback (PostMessage), so that an application
+ * waiting for it can stop instead of waiting for ever.
+ *
  * Message semantics are RDMA WRITE: the receiver completes a message when its last
  * byte arrives in order, the sender when the ACK of its last packet arrives. No
  * payload bytes are materialised beyond the packet being sent.
@@ -82,10 +90,13 @@ class RdmaTransport : public Object
         uint64_t cnpsReceived{0};         //!< CNPs received
         uint64_t ceReceived{0};           //!< data packets received with ECN CE
         uint64_t qpFailures{0};           //!< queue pairs failed after the retry limit
-        uint64_t malformedDropped{0};     //!< received packets malformed or not ours
+        uint64_t messagesFailed{0};   //!< messages posted here given up: their queue pair failed
+        uint64_t bytesFailed{0};      //!< bytes of those messages
+        uint64_t malformedDropped{0}; //!< received packets malformed or not ours
     };
 
-    /// TracedCallback signature for MessagePosted, MessageSent and MessageReceived.
+    /// TracedCallback signature for MessagePosted, MessageSent, MessageReceived and
+    /// MessageFailed.
     typedef void (*CompletionCallback)(const RdmaCompletion& completion);
     /// TracedCallback signature for DataTx, Retransmit, Timeout and NakSent: (queue
     /// pair number, PSN).
@@ -143,6 +154,10 @@ class RdmaTransport : public Object
      *        (destination, connection) pair has its own QP, so its own PSN space, UDP
      *        source port (ECMP entropy), rate and in-order delivery. Messages on one
      *        connection complete in posting order; different connections are independent.
+     * \param onFailed called at the sender, instead of onSent, if the message is given
+     *        up because a queue pair carrying it failed (may be null); posted on a
+     *        queue pair that has failed already, it is called at once, in an event of
+     *        its own
      * \return the message id (unique per sending transport)
      */
     uint64_t PostMessage(uint32_t dstRank,
@@ -150,7 +165,8 @@ class RdmaTransport : public Object
                          uint64_t tag,
                          RdmaCompletionCallback onSent,
                          RdmaCompletionCallback onReceived = RdmaCompletionCallback(),
-                         uint32_t connection = 0);
+                         uint32_t connection = 0,
+                         RdmaCompletionCallback onFailed = RdmaCompletionCallback());
 
     /**
      * Called for every message completed at this receiver (in addition to the
@@ -240,6 +256,7 @@ class RdmaTransport : public Object
         RdmaCompletion info;    //!< the message
         uint64_t packets{0};    //!< its packets
         uint64_t nextPacket{0}; //!< first packet of the next chunk to post
+        bool failed{false};     //!< a part's queue pair failed: the message was given up
     };
 
     /**
@@ -339,6 +356,18 @@ class RdmaTransport : public Object
     void ArmTimer(RdmaQueuePair& qp);
     /// Retransmission timer event. \param qpn the QP's number
     void RetransmitTimeout(uint32_t qpn);
+    /**
+     * Put a queue pair in its error state: count it, fire QpError, and give up every
+     * message posted on it and not acknowledged (FailPart).
+     * \param qpn the QP's number
+     */
+    void FailQp(uint32_t qpn);
+    /**
+     * Give up a part of a message (the whole message if it has one part): the
+     * message is reported failed once (MessageFailed, Stats, its onFailed callback).
+     * \param part the part, as posted on its queue pair
+     */
+    void FailPart(RdmaCompletion part);
     /// \param qp a queue pair \return its window in packets (0: none): the smaller of
     ///         MaxBytesInFlight's and its congestion control's
     uint32_t GetWindowPackets(const RdmaQueuePair& qp) const;
@@ -381,6 +410,8 @@ class RdmaTransport : public Object
     std::unordered_map<uint64_t, SplitMessage> m_splitSends;
     /// split messages this rank receives, by (source rank, message id)
     std::unordered_map<uint64_t, SplitMessage> m_splitReceives;
+    /// onFailed callbacks of messages posted here, not yet completed, by message id
+    std::unordered_map<uint64_t, RdmaCompletionCallback> m_failureCallbacks;
 
     Ptr<RoceNetDevice> m_device;                       //!< host NIC
     uint32_t m_rank{0};                                //!< rank
@@ -409,6 +440,7 @@ class RdmaTransport : public Object
     TracedCallback<const RdmaCompletion&> m_messagePostedTrace;   //!< message posted
     TracedCallback<const RdmaCompletion&> m_messageSentTrace;     //!< sender completion
     TracedCallback<const RdmaCompletion&> m_messageReceivedTrace; //!< receiver completion
+    TracedCallback<const RdmaCompletion&> m_messageFailedTrace;   //!< message given up
     TracedCallback<uint32_t, uint64_t> m_dataTxTrace;             //!< data packet sent: qpn, PSN
     TracedCallback<uint32_t, uint64_t> m_retransmitTrace;         //!< data packet resent: qpn, PSN
     TracedCallback<uint32_t, uint64_t> m_timeoutTrace;            //!< timer expiry: qpn, una

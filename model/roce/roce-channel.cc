@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-header.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
@@ -83,8 +84,7 @@ RoceChannel::TransmitStart(Ptr<const Packet> frame, Ptr<RoceNetDevice> src, Time
     if (!m_up)
     {
         NS_LOG_LOGIC("wire down: frame " << frame->GetUid() << " lost");
-        ++m_framesLost;
-        m_frameLostTrace(frame);
+        CountLost(frame);
         return true; // a dead wire swallows what is sent into it
     }
     Ptr<RoceNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
@@ -113,8 +113,7 @@ RoceChannel::Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generat
     if (generation != m_generation)
     {
         NS_LOG_LOGIC("wire went down under frame " << frame->GetUid() << ": lost");
-        ++m_framesLost; // the wire went down while the frame was on it
-        m_frameLostTrace(frame);
+        CountLost(frame); // the wire went down while the frame was on it
         return;
     }
     dst->Receive(frame);
@@ -146,6 +145,25 @@ uint64_t
 RoceChannel::GetFramesLost() const
 {
     return m_framesLost;
+}
+
+uint64_t
+RoceChannel::GetDataFramesLost() const
+{
+    return m_dataFramesLost;
+}
+
+void
+RoceChannel::CountLost(Ptr<const Packet> frame)
+{
+    ++m_framesLost;
+    uint8_t head[RoceNetDevice::ETHERNET_HEADER_BYTES];
+    if (frame->GetSize() < sizeof(head) || frame->CopyData(head, sizeof(head)) != sizeof(head) ||
+        static_cast<uint16_t>(head[12] << 8 | head[13]) != PfcHeader::ETHERTYPE)
+    {
+        ++m_dataFramesLost;
+    }
+    m_frameLostTrace(frame);
 }
 
 Ptr<RoceNetDevice>

@@ -63,6 +63,8 @@ class RoceChannel : public Channel
     bool IsUp() const;
     /// \return frames lost because the wire was down
     uint64_t GetFramesLost() const;
+    /// \return of those, frames other than PFC (the packets a fabric carries)
+    uint64_t GetDataFramesLost() const;
 
     /// \param device one end \return the other end (or null)
     Ptr<RoceNetDevice> GetPeer(Ptr<const RoceNetDevice> device) const;
@@ -99,13 +101,16 @@ class RoceChannel : public Channel
      * \param generation m_generation when it was sent (a change means it is lost)
      */
     void Deliver(Ptr<RoceNetDevice> dst, Ptr<Packet> frame, uint64_t generation);
+    /// Count and trace a frame the wire lost. \param frame the frame
+    void CountLost(Ptr<const Packet> frame);
 
-    Time m_delay;                //!< propagation delay
-    bool m_up{true};             //!< the wire carries frames
-    uint64_t m_generation{0};    //!< changes with every state change
-    uint64_t m_framesLost{0};    //!< frames lost while down
-    Ptr<RoceNetDevice> m_dev[2]; //!< the two ends
-    std::size_t m_nDevices{0};   //!< number attached
+    Time m_delay;                 //!< propagation delay
+    bool m_up{true};              //!< the wire carries frames
+    uint64_t m_generation{0};     //!< changes with every state change
+    uint64_t m_framesLost{0};     //!< frames lost while down
+    uint64_t m_dataFramesLost{0}; //!< of those, frames other than PFC
+    Ptr<RoceNetDevice> m_dev[2];  //!< the two ends
+    std::size_t m_nDevices{0};    //!< number attached
     /// Fired when a frame enters the wire: frame, sender, receiver, tx time, delay.
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time> m_txrxTrace;
     /// Fired when a frame is lost on a down wire.

@@ -596,6 +596,19 @@ RoceNetDevice::Receive(Ptr<Packet> frame)
     {
         NS_LOG_LOGIC("frame " << frame->GetUid() << " corrupted by the error model, dropped");
         ++m_counters.rxErrorDrops;
+        // PFC frames apart, what is lost is a packet the fabric carried.
+        uint16_t protocol = 0;
+        if (frame->GetSize() >= ETHERNET_HEADER_BYTES)
+        {
+            uint8_t head[ETHERNET_HEADER_BYTES];
+            frame->CopyData(head, sizeof(head));
+            protocol = static_cast<uint16_t>(head[12] << 8 | head[13]);
+        }
+        if (protocol != PfcHeader::ETHERTYPE)
+        {
+            ++m_counters.rxErrorDataDrops;
+            m_counters.rxErrorDataDropBytes += frame->GetSize();
+        }
         m_rxErrorDropTrace(frame);
         return;
     }

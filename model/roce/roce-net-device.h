@@ -153,17 +153,20 @@ class RoceNetDevice : public NetDevice
     /// Counters (never reset).
     struct Counters
     {
-        uint64_t txFrames{0};      //!< frames sent
-        uint64_t txBytes{0};       //!< bytes sent (frames without FCS)
-        uint64_t rxFrames{0};      //!< frames received and accepted
-        uint64_t rxBytes{0};       //!< bytes received and accepted
-        uint64_t queueDrops{0};    //!< frames refused by a full queue or too big for the Mtu
-        uint64_t rxErrorDrops{0};  //!< received frames dropped by the error model
-        uint64_t rxMalformed{0};   //!< received frames too short for their headers (dropped)
-        uint64_t pfcSent{0};       //!< PFC frames sent
-        uint64_t pfcReceived{0};   //!< PFC frames received
-        uint64_t pfcStorms{0};     //!< PFC storms the watchdog detected
-        uint64_t pfcStormDrops{0}; //!< frames dropped while a storm held their priority
+        uint64_t txFrames{0};     //!< frames sent
+        uint64_t txBytes{0};      //!< bytes sent (frames without FCS)
+        uint64_t rxFrames{0};     //!< frames received and accepted
+        uint64_t rxBytes{0};      //!< bytes received and accepted
+        uint64_t queueDrops{0};   //!< frames refused by a full queue or too big for the Mtu
+        uint64_t rxErrorDrops{0}; //!< received frames dropped by the error model
+        /// of those, frames other than PFC (the packets a fabric carries)
+        uint64_t rxErrorDataDrops{0};
+        uint64_t rxErrorDataDropBytes{0}; //!< their bytes (Ethernet header included)
+        uint64_t rxMalformed{0};          //!< received frames too short for their headers (dropped)
+        uint64_t pfcSent{0};              //!< PFC frames sent
+        uint64_t pfcReceived{0};          //!< PFC frames received
+        uint64_t pfcStorms{0};            //!< PFC storms the watchdog detected
+        uint64_t pfcStormDrops{0};        //!< frames dropped while a storm held their priority
     };
 
     /// \return the counters

@@ -7,10 +7,10 @@
 #include "sample-statistics.h"
 
 #include "ns3/abort.h"
+#include "ns3/attribute-text.h"
 #include "ns3/collective-operation.h"
 #include "ns3/communicator.h"
 #include "ns3/log.h"
-#include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -24,63 +24,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TrainingApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingApplication);
-
-namespace
-{
-
-/**
- * \param object an object
- * \return each attribute it can report, by name, as its string value; an object an
- *         attribute points to as its TypeId and attributes in ns-3's attribute
- *         syntax ("ns3::ConstantRandomVariable[Constant=0.01|...]"), so that the
- *         value can be set again
- */
-nlohmann::json
-AttributesOf(const ObjectBase& object)
-{
-    nlohmann::json attributes = nlohmann::json::object();
-    for (TypeId tid = object.GetInstanceTypeId();; tid = tid.GetParent())
-    {
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-        {
-            const TypeId::AttributeInformation info = tid.GetAttribute(i);
-            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
-            {
-                continue;
-            }
-            Ptr<AttributeValue> value = info.checker->Create();
-            info.accessor->Get(&object, *value);
-            const auto* pointer = dynamic_cast<const PointerValue*>(PeekPointer(value));
-            if (!pointer)
-            {
-                attributes[info.name] = value->SerializeToString(info.checker);
-                continue;
-            }
-            Ptr<Object> target = pointer->GetObject();
-            if (!target)
-            {
-                attributes[info.name] = "none";
-                continue;
-            }
-            std::string text = target->GetInstanceTypeId().GetName() + "[";
-            bool first = true;
-            const nlohmann::json nested = AttributesOf(*target);
-            for (const auto& [name, v] : nested.items())
-            {
-                text += (first ? "" : "|") + name + "=" + v.get<std::string>();
-                first = false;
-            }
-            attributes[info.name] = text + "]";
-        }
-        if (tid == tid.GetParent())
-        {
-            break; // the root
-        }
-    }
-    return attributes;
-}
-
-} // namespace
 
 TypeId
 TrainingApplication::GetTypeId()
@@ -97,7 +40,13 @@ TrainingApplication::GetTypeId()
             .AddTraceSource("IterationDone",
                             "An iteration ended on every rank",
                             MakeTraceSourceAccessor(&TrainingApplication::m_iterationTrace),
-                            "ns3::TrainingApplication::IterationTracedCallback");
+                            "ns3::TrainingApplication::IterationTracedCallback")
+            .AddTraceSource("Failed",
+                            "A communicator of the application failed (the RDMA transport gave "
+                            "up a message): the application stopped; the iteration and the "
+                            "reason",
+                            MakeTraceSourceAccessor(&TrainingApplication::m_failedTrace),
+                            "ns3::TrainingApplication::FailureTracedCallback");
     return tid;
 }
 
@@ -126,6 +75,7 @@ TrainingApplication::SetCommunicator(Ptr<Communicator> comm)
     NS_ABORT_MSG_IF(m_iterations < 1,
                     name << ": Iterations " << m_iterations << " must be at least 1");
     m_comm = comm;
+    WatchCommunicator(comm);
     DoSetup();
 }
 
@@ -161,7 +111,12 @@ TrainingApplication::GetResults() const
     results["application"] = GetInstanceTypeId().GetName();
     results["seed"] = RngSeedManager::GetSeed();
     results["run"] = RngSeedManager::GetRun();
-    results["attributes"] = AttributesOf(*this);
+    nlohmann::json attributes = nlohmann::json::object();
+    for (const auto& [name, value] : AttributeText::GetAttributes(*this))
+    {
+        attributes[name] = value;
+    }
+    results["attributes"] = attributes;
     nlohmann::json gpus = nlohmann::json::array();
     for (uint32_t r = 0; m_comm && r < m_comm->GetSize(); ++r)
     {
@@ -177,6 +132,10 @@ TrainingApplication::GetResults() const
     }
     results["perIteration"]["time_us"] = perIteration;
     results["iterationTime_us"] = times.ToJson();
+    if (HasFailed())
+    {
+        results["failure"] = m_failure;
+    }
     AddResults(results);
     return results;
 }
@@ -196,6 +155,47 @@ Time
 TrainingApplication::GetIterationStart() const
 {
     return m_iterationStart;
+}
+
+bool
+TrainingApplication::HasFailed() const
+{
+    return !m_failure.empty();
+}
+
+const std::string&
+TrainingApplication::GetFailure() const
+{
+    return m_failure;
+}
+
+bool
+TrainingApplication::HasEnded() const
+{
+    return HasFailed() || GetIteration() >= m_iterations;
+}
+
+void
+TrainingApplication::WatchCommunicator(Ptr<Communicator> comm)
+{
+    NS_LOG_FUNCTION(this << comm);
+    NS_ABORT_MSG_IF(!comm, GetInstanceTypeId().GetName() << ": no communicator to watch");
+    comm->AddFailureCallback(MakeCallback(&TrainingApplication::Fail, this));
+}
+
+void
+TrainingApplication::Fail(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << reason);
+    if (HasEnded())
+    {
+        NS_LOG_LOGIC("already ended: " << reason);
+        return;
+    }
+    NS_LOG_LOGIC("failed in iteration " << GetIteration() << ": " << reason);
+    m_failure = reason;
+    m_running = false;
+    m_failedTrace(GetIteration(), reason);
 }
 
 Ptr<CollectiveOperation>

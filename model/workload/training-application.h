@@ -32,12 +32,19 @@ class CollectiveOperation;
  * the subclass calls EndIteration when it is over, and the next one starts at once
  * until Iterations have run or the application stops (operations under way then
  * finish, no new iteration starts).
+ *
+ * If one of its communicators fails (the RDMA transport gave up a message: a queue
+ * pair failed, see Communicator), the application fails: it stops as if stopped,
+ * keeps the reason (GetFailure, and \"failure\" in GetResults) and fires Failed.
+ * HasEnded() then tells a program that nothing more will come of it.
  */
 class TrainingApplication : public Application
 {
   public:
     /// TracedCallback signature for IterationDone: (iteration, its duration).
     typedef void (*IterationTracedCallback)(uint32_t iteration, Time duration);
+    /// TracedCallback signature for Failed: (the iteration it failed in, the reason).
+    typedef void (*FailureTracedCallback)(uint32_t iteration, const std::string& reason);
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -63,6 +70,12 @@ class TrainingApplication : public Application
     uint32_t GetIterationsDone() const;
     /// \return the duration of every completed iteration
     const std::vector<Time>& GetIterationTimes() const;
+    /// \return whether a communicator of the application failed (it then stopped)
+    bool HasFailed() const;
+    /// \return why the application failed ("" if it has not)
+    const std::string& GetFailure() const;
+    /// \return whether nothing more will happen: every iteration done, or failed
+    bool HasEnded() const;
 
     /**
      * What the run measured, with what made it: the application's TypeId, every
@@ -96,6 +109,12 @@ class TrainingApplication : public Application
     /// \return when the current iteration began
     Time GetIterationStart() const;
     /**
+     * Fail when a communicator other than the group's (SetCommunicator watches that
+     * one and those split from it) fails.
+     * \param comm the communicator
+     */
+    void WatchCommunicator(Ptr<Communicator> comm);
+    /**
      * \param collective "AllReduce", "AlltoAllv", ...
      * \return a new operation of the collective's algorithm, not started
      */
@@ -110,13 +129,20 @@ class TrainingApplication : public Application
     void StopApplication() override;
     /// Begin iteration GetIteration().
     void StartIteration();
+    /**
+     * A communicator failed: stop, once, and keep the reason.
+     * \param reason why
+     */
+    void Fail(const std::string& reason);
 
     uint32_t m_iterations;                             //!< Iterations attribute
     std::map<std::string, ObjectFactory> m_algorithms; //!< collective -> algorithm
     std::vector<Time> m_iterationTimes;                //!< completed iterations
     Time m_iterationStart;                             //!< current iteration's start
     bool m_running{false};                             //!< between start and stop
+    std::string m_failure;                             //!< why it failed ("" if it has not)
     TracedCallback<uint32_t, Time> m_iterationTrace;   //!< IterationDone
+    TracedCallback<uint32_t, const std::string&> m_failedTrace; //!< Failed
 };
 
 } // namespace ns3

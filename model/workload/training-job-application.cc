@@ -212,6 +212,14 @@ TrainingJobApplication::DoSetup()
                     "TrainingJobApplication: the communicator has "
                         << m_comm->GetSize() << " ranks, the job " << m_layout->GetNGpus()
                         << " GPUs");
+    // The job fails when any of its groups' communicators does.
+    for (const auto& comms : m_groupComms)
+    {
+        for (const Ptr<Communicator>& comm : comms)
+        {
+            WatchCommunicator(comm);
+        }
+    }
     if (!m_model)
     {
         m_model = CreateObject<TransformerModel>();
