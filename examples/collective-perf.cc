@@ -244,6 +244,52 @@ GetSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t stepFactor, uint64_t uni
     return sizes;
 }
 
+/// RDMA loss recovery over every transport: what the NICs resent and gave up on.
+struct RdmaRecovery
+{
+    uint64_t retransmittedPackets{0}; //!< data packets sent more than once
+    uint64_t timeouts{0};             //!< retransmission timer expiries
+    uint64_t qpFailures{0};           //!< queue pairs failed after the retry limit
+
+    /// \param rdma the transports \return their counters summed
+    static RdmaRecovery Of(const RdmaHelper& rdma)
+    {
+        RdmaRecovery sum;
+        for (uint32_t r = 0; r < rdma.GetNRanks(); ++r)
+        {
+            const RdmaTransport::Stats& stats = rdma.GetTransport(r)->GetStats();
+            sum.retransmittedPackets += stats.retransmittedPackets;
+            sum.timeouts += stats.timeouts;
+            sum.qpFailures += stats.qpFailures;
+        }
+        return sum;
+    }
+
+    /// \param earlier the counters at an earlier time \return the counts since then
+    RdmaRecovery Since(const RdmaRecovery& earlier) const
+    {
+        return {retransmittedPackets - earlier.retransmittedPackets,
+                timeouts - earlier.timeouts,
+                qpFailures - earlier.qpFailures};
+    }
+
+    /// \return the counters as JSON
+    nlohmann::json ToJson() const
+    {
+        return {{"retransmittedPackets", retransmittedPackets},
+                {"timeouts", timeouts},
+                {"qpFailures", qpFailures}};
+    }
+
+    /// \return the counters in words
+    std::string Describe() const
+    {
+        return std::to_string(retransmittedPackets) + " packets retransmitted, " +
+               std::to_string(timeouts) + " retransmission timeouts, " +
+               std::to_string(qpFailures) + " queue pairs failed";
+    }
+};
+
 /// What one size did: the timed iterations and the simulator's events.
 struct SizeRun
 {
@@ -253,6 +299,8 @@ struct SizeRun
     Time timedEnd;                       //!< end of the last one
     uint64_t eventsAtStart{0};           //!< event count when its first operation started
     uint64_t events{0};                  //!< events from then until the next size started
+    RdmaRecovery recoveryAtStart;        //!< RDMA counters when its first operation started
+    RdmaRecovery recovery;               //!< RDMA counters from then until the next size
 };
 
 /**
@@ -269,14 +317,17 @@ class SizeSweep
      * \param sizes S of each size, in order
      * \param warmupIterations untimed operations per size
      * \param iterations timed operations per size (> 0)
+     * \param rdma the transports, whose loss-recovery counters each size records
      */
     SizeSweep(const CollectiveHelper& helper,
               Ptr<Communicator> comm,
               const std::string& collective,
               const std::vector<uint64_t>& sizes,
               uint32_t warmupIterations,
-              uint32_t iterations)
+              uint32_t iterations,
+              const RdmaHelper& rdma)
         : m_helper(helper),
+          m_rdma(rdma),
           m_comm(comm),
           m_collective(collective),
           m_warmupIterations(warmupIterations),
@@ -317,6 +368,7 @@ class SizeSweep
         {
             SizeRun& last = m_runs.back();
             last.events = Simulator::GetEventCount() - last.eventsAtStart;
+            last.recovery = RdmaRecovery::Of(m_rdma).Since(last.recoveryAtStart);
         }
     }
 
@@ -351,10 +403,12 @@ class SizeSweep
         if (m_iteration == 0)
         {
             run.eventsAtStart = Simulator::GetEventCount();
+            run.recoveryAtStart = RdmaRecovery::Of(m_rdma);
             if (m_size > 0)
             {
                 SizeRun& previous = m_runs[m_size - 1];
                 previous.events = run.eventsAtStart - previous.eventsAtStart;
+                previous.recovery = run.recoveryAtStart.Since(previous.recoveryAtStart);
             }
         }
         if (m_iteration == m_warmupIterations)
@@ -395,6 +449,7 @@ class SizeSweep
     }
 
     const CollectiveHelper& m_helper; //!< creates the operations
+    const RdmaHelper& m_rdma;         //!< the transports
     Ptr<Communicator> m_comm;         //!< the communicator
     std::string m_collective;         //!< the collective
     uint32_t m_warmupIterations;      //!< untimed operations per size
@@ -615,6 +670,13 @@ main(int argc, char* argv[])
         }
     }
     const uint32_t ranks = cluster.GetHosts();
+    if (ranks < 2)
+    {
+        // One rank has nothing to exchange: every collective would take no time.
+        Refuse("--leaves=" + std::to_string(cluster.leaves) + " x --hostsPerLeaf=" +
+               std::to_string(cluster.hostsPerLeaf) + " is " + std::to_string(ranks) +
+               " GPU: a collective needs a communicator of at least 2 ranks");
+    }
 
     CollectiveHelper collectives;
     const std::string collective = ResolveCollective(collectives, op);
@@ -778,7 +840,8 @@ main(int argc, char* argv[])
                     collective,
                     sizes,
                     static_cast<uint32_t>(warmupIterations),
-                    static_cast<uint32_t>(iterations));
+                    static_cast<uint32_t>(iterations),
+                    rdma);
     sweep.Schedule();
     Simulator::Run();
     const bool completed = sweep.IsComplete();
@@ -844,7 +907,8 @@ main(int argc, char* argv[])
                         {"steps", row.steps},
                         {"events", row.events},
                         {"eventsPerByte", row.eventsPerByte},
-                        {"eventsPerNicByte", row.eventsPerNicByte}});
+                        {"eventsPerNicByte", row.eventsPerNicByte},
+                        {"rdma", run.recovery.ToJson()}});
     }
     const double averageBusbw = finished.empty() ? 0 : busbwSum / finished.size();
     const uint64_t events = Simulator::GetEventCount();
@@ -860,6 +924,7 @@ main(int argc, char* argv[])
                 nicBytes ? double(events) / nicBytes : 0.0,
                 steps,
                 steps ? double(events) / steps : 0.0);
+    std::printf("# RDMA loss recovery: %s\n", RdmaRecovery::Of(rdma).Describe().c_str());
     std::fflush(stdout);
     csv.close();
     std::cout << "  per-size results in " << csvPath << std::endl;

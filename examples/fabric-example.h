@@ -9,6 +9,8 @@
 // and its options on their command line, and the fabric-wide results they print
 // and write (JSON and CSV).
 
+#include "abort-line-filter.h"
+
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
@@ -52,6 +54,21 @@ class ExampleInput
         SetupProgram() = m_program;
         static const std::terminate_handler previous = std::set_terminate(&OnSetupStop);
         PreviousHandler() = previous;
+        // Never deleted: standard error may be written to until the program ends.
+        static AbortLineFilter* const filter = new AbortLineFilter(std::cerr.rdbuf());
+        std::cerr.rdbuf(filter);
+        std::clog.rdbuf(filter); // an abort's time prefix goes to std::clog
+        Filter() = filter;
+    }
+
+    /**
+     * Name, in a refusal by a model while the simulation is built, the example's
+     * options that set the model's attributes (FabricExampleOptions::Install).
+     * \param options the options given, as on the command line ("" for none)
+     */
+    static void NoteModelOptions(const std::string& options)
+    {
+        ModelOptions() = options;
     }
 
     /// \return the example's name
@@ -162,15 +179,41 @@ class ExampleInput
         return previous;
     }
 
-    /// std::terminate handler: a model's NS_ABORT before the first event is a refusal.
+    /// \return the filter of standard error (null before the first ExampleInput)
+    static AbortLineFilter*& Filter()
+    {
+        static AbortLineFilter* filter = nullptr;
+        return filter;
+    }
+
+    /// \return the options that set model attributes (NoteModelOptions)
+    static std::string& ModelOptions()
+    {
+        static std::string options;
+        return options;
+    }
+
+    /// std::terminate handler: a model's NS_ABORT before the first event is a refusal,
+    /// one line naming the example, the options that set the model and its message.
     [[noreturn]] static void OnSetupStop()
     {
+        AbortLineFilter* filter = Filter();
         if (!std::current_exception() && Simulator::GetEventCount() == 0)
         {
-            std::cerr << SetupProgram()
-                      << ": the model refused the configuration (message above); nothing ran"
+            const std::string message = filter ? filter->GetHeldMessage() : "";
+            if (filter)
+            {
+                filter->DiscardHeld();
+            }
+            std::cerr << SetupProgram() << ": the model refused the configuration"
+                      << (ModelOptions().empty() ? "" : " (" + ModelOptions() + ")")
+                      << (message.empty() ? " (message above)" : ": " + message) << "; nothing ran"
                       << std::endl;
             std::_Exit(1);
+        }
+        if (filter)
+        {
+            filter->ReleaseHeld();
         }
         if (PreviousHandler())
         {
@@ -532,6 +575,10 @@ struct FabricExampleOptions
         {
             problem << "--overGrant=" << values.overGrant << " must be at least 1";
         }
+        else if (const std::string range = FindTunableRangeProblem(); !range.empty())
+        {
+            problem << range;
+        }
         else if (m_udpSources && udpDscp > 63)
         {
             problem << "--udpDscp=" << udpDscp << " must be in 0..63";
@@ -545,6 +592,74 @@ struct FabricExampleOptions
             problem << "--stats=" << stats << FindOutputPathProblem(stats);
         }
         return problem.str();
+    }
+
+    /**
+     * What the models' attribute checkers refuse of the tunables given, named by
+     * option, so that a value out of an attribute's range is refused before anything
+     * is built and not by the attribute's name while the fabric is.
+     * \return "--option=value must be in min..max (Type::Attribute)", or ""
+     */
+    std::string FindTunableRangeProblem() const
+    {
+        struct Tunable
+        {
+            const char* option;        //!< the option
+            TypeId tid;                //!< the model
+            const char* attribute;     //!< its attribute
+            std::string text;          //!< the value given, as text
+            bool given;                //!< whether it differs from the model's default
+            Ptr<AttributeValue> value; //!< the value given
+        };
+
+        const Tunable tunables[] = {
+            {"cellPayload",
+             ScheduledLeafSwitch::GetTypeId(),
+             "CellPayload",
+             std::to_string(values.cellPayload),
+             values.cellPayload != builtin.cellPayload,
+             Create<UintegerValue>(values.cellPayload)},
+            {"cellHeader",
+             ScheduledLeafSwitch::GetTypeId(),
+             "CellHeader",
+             std::to_string(values.cellHeader),
+             values.cellHeader != builtin.cellHeader,
+             Create<UintegerValue>(values.cellHeader)},
+            {"creditSize",
+             CreditScheduler::GetTypeId(),
+             "CreditSize",
+             std::to_string(values.creditSize),
+             values.creditSize != builtin.creditSize,
+             Create<UintegerValue>(values.creditSize)},
+            {"bufferSize",
+             SharedBufferMmu::GetTypeId(),
+             "BufferSize",
+             std::to_string(values.bufferSize),
+             values.bufferSize != builtin.bufferSize,
+             Create<UintegerValue>(values.bufferSize)},
+        };
+        for (const Tunable& t : tunables)
+        {
+            TypeId::AttributeInformation info;
+            if (!t.given || !t.tid.LookupAttributeByName(t.attribute, &info) ||
+                info.checker->Check(*t.value))
+            {
+                continue;
+            }
+            // The checker says "uint64_t 1:18446744073709551615": shown as 1..max.
+            std::string range = info.checker->GetUnderlyingTypeInformation();
+            const std::size_t space = range.find(' ');
+            const std::size_t colon = range.rfind(':');
+            if (space != std::string::npos && colon != std::string::npos && colon > space)
+            {
+                range = range.substr(space + 1, colon - space - 1) + ".." + range.substr(colon + 1);
+            }
+            std::string name = t.tid.GetName();
+            name = name.rfind("ns3::", 0) == 0 ? name.substr(5) : name;
+            return "--" + std::string(t.option) + "=" + t.text + " must be in " + range + " (" +
+                   name + "::" + t.attribute + ")";
+        }
+        return "";
     }
 
     /// \param source a UDP source of the example: its Dscp and GapJitter options
@@ -622,6 +737,7 @@ struct FabricExampleOptions
             helper = std::move(clos);
         }
         NS_ABORT_MSG_IF(!helper, "--fabric must be scheduled or ethernet, got " << fabric);
+        ExampleInput::NoteModelOptions(DescribeTunablesGiven());
         if (mtu != 0)
         {
             helper->SetDeviceAttribute("Mtu", UintegerValue(mtu));
@@ -629,6 +745,29 @@ struct FabricExampleOptions
         helper->Install(cluster);
         m_nextStream = 1 + helper->AssignStreams(1);
         return helper;
+    }
+
+    /// \return the tunables given that set model attributes, as on the command line
+    ///         ("--bufferSize=1000 --pfc=false"; "" if none)
+    std::string DescribeTunablesGiven() const
+    {
+        std::ostringstream given;
+        const auto add = [&given](bool changed, const char* option, const auto& value) {
+            if (changed)
+            {
+                given << (given.tellp() > 0 ? " " : "") << "--" << option << "=" << value;
+            }
+        };
+        add(values.sprayPolicy != builtin.sprayPolicy, "sprayPolicy", values.sprayPolicy);
+        add(values.cellPayload != builtin.cellPayload, "cellPayload", values.cellPayload);
+        add(values.cellHeader != builtin.cellHeader, "cellHeader", values.cellHeader);
+        add(values.creditSize != builtin.creditSize, "creditSize", values.creditSize);
+        add(values.overGrant != builtin.overGrant, "overGrant", values.overGrant);
+        add(values.loadBalancing != builtin.loadBalancing, "loadBalancing", values.loadBalancing);
+        add(values.bufferSize != builtin.bufferSize, "bufferSize", values.bufferSize);
+        add(values.pfc != builtin.pfc, "pfc", values.pfc ? "true" : "false");
+        add(values.ecn != builtin.ecn, "ecn", values.ecn ? "true" : "false");
+        return given.str();
     }
 
     /**
@@ -760,7 +899,7 @@ struct FabricTransportOptions
                         "packetSize",
                         "udp: IPv4 packet size in bytes, 28..9000 (above 4200, jumbo frames)",
                         packetSize);
-        AddCheckedValue(cmd, "messageSize", messageHelp, messageSize);
+        AddCheckedBytes(cmd, "messageSize", messageHelp, messageSize);
         AddCheckedValue(cmd,
                         "congestionControl",
                         "RDMA congestion control: None, Dcqcn, or auto (None on the scheduled "

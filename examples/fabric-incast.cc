@@ -4,7 +4,9 @@
 
 // N:1 incast on either fabric: --fabric=scheduled (default) or ethernet.
 //
-// Hosts 1..N send to host 0. With --transport=udp (default) they send IPv4/UDP
+// N senders send to host 0: hosts 1..N (--senderPlacement=first, the default),
+// hosts on host 0's leaf only (local) or on other leaves only (remote). With
+// --transport=udp (default) they send IPv4/UDP
 // packets at line rate (UdpLineRateSource, through their RoceNetDevice NICs) for
 // --duration and goodput is measured after --warmup; with --transport=rdma each
 // posts one --messageSize message over the RDMA transport (RdmaHelper) and the
@@ -18,7 +20,10 @@
 //   ./fabric-incast --fabric=ethernet --transport=rdma --senders=8
 //
 // Every cluster field is an option (ClusterDescription::AddToCommandLine); with
-// --leaves=0 (default) the cluster has one host per leaf and senders + 1 leaves.
+// --leaves=0 (default) the cluster has as many leaves of --hostsPerLeaf hosts (1
+// by default) as hold the receiver and the senders where --senderPlacement puts them.
+//
+//   ./fabric-incast --hostsPerLeaf=4 --senders=3 --senderPlacement=local
 
 #include "fabric-example.h"
 
@@ -93,6 +98,7 @@ main(int argc, char* argv[])
     options.json = "fabric-incast.json";
     FabricTransportOptions traffic(1 << 20);
     bool pcap = false;
+    std::string senderPlacement = "first";
 
     CommandLine cmd(__FILE__);
     cluster.AddToCommandLine(
@@ -103,11 +109,17 @@ main(int argc, char* argv[])
           "hostsPerLeaf hosts each)"},
          {"gpusPerServer", ""}, // hosts here are NICs without GPU servers
          {"nicPlacement", ""}});
-    AddCheckedValue(cmd, "senders", "number of senders N (hosts 1..N send to host 0)", senders);
+    AddCheckedValue(cmd, "senders", "number of senders N (they send to host 0)", senders);
+    AddCheckedValue(cmd,
+                    "senderPlacement",
+                    "where the senders sit: first (hosts 1..N), local (on the receiver's leaf) "
+                    "or remote (on other leaves: hosts from hostsPerLeaf on)",
+                    senderPlacement);
     AddCheckedValue(cmd, "duration", "how long the senders send", duration);
     AddCheckedValue(cmd, "warmup", "goodput is measured from this time on", warmup);
     options.AddToCommandLine(cmd, true);
-    traffic.AddToCommandLine(cmd, "bytes each sender posts with --transport=rdma");
+    traffic.AddToCommandLine(cmd,
+                             "bytes each sender posts with --transport=rdma (K, M, G suffixes)");
     AddCheckedValue(cmd, "pcap", "write pcap of the receiver's host link", pcap);
     cmd.Parse(argc, argv);
 
@@ -139,9 +151,24 @@ main(int argc, char* argv[])
     {
         input.Refuse("--hostsPerLeaf=0 must be at least 1");
     }
+    if (senderPlacement != "first" && senderPlacement != "local" && senderPlacement != "remote")
+    {
+        input.Refuse("--senderPlacement=" + senderPlacement +
+                     " is not a placement (first, local or remote)");
+    }
+    const bool remotePlacement = senderPlacement == "remote";
+    if (senderPlacement == "local" && senders > cluster.hostsPerLeaf - 1)
+    {
+        input.Refuse("--senderPlacement=local: --senders=" + std::to_string(senders) +
+                     " do not fit beside the receiver on its leaf (--hostsPerLeaf=" +
+                     std::to_string(cluster.hostsPerLeaf) + ")");
+    }
     if (cluster.leaves == 0)
     {
-        cluster.leaves = (senders + 1 + cluster.hostsPerLeaf - 1) / cluster.hostsPerLeaf;
+        // The receiver's leaf, and (remote) the senders' own leaves after it.
+        cluster.leaves = remotePlacement
+                             ? 1 + (senders + cluster.hostsPerLeaf - 1) / cluster.hostsPerLeaf
+                             : (senders + 1 + cluster.hostsPerLeaf - 1) / cluster.hostsPerLeaf;
     }
     if (const std::string problem = cluster.FindProblem(); !problem.empty())
     {
@@ -158,6 +185,24 @@ main(int argc, char* argv[])
                      std::to_string(senders + 1) + " hosts, the cluster has " +
                      std::to_string(cluster.GetHosts()));
     }
+    // The senders' hosts: remote ones start at the first host of leaf 1.
+    const uint32_t firstSender = remotePlacement ? cluster.hostsPerLeaf : 1;
+    if (uint64_t{firstSender} + senders > cluster.GetHosts())
+    {
+        input.Refuse("--senderPlacement=remote: --senders=" + std::to_string(senders) + " need " +
+                     std::to_string(senders) +
+                     " hosts off the receiver's leaf, the "
+                     "cluster has " +
+                     std::to_string(cluster.GetHosts() - cluster.hostsPerLeaf));
+    }
+    std::vector<uint32_t> senderHosts(senders);
+    uint32_t localSenders = 0;
+    for (uint32_t s = 0; s < senders; ++s)
+    {
+        senderHosts[s] = firstSender + s;
+        localSenders += cluster.GetLeafOfHost(senderHosts[s]) == cluster.GetLeafOfHost(0);
+    }
+    const uint32_t remoteSenders = senders - localSenders;
 
     // Jumbo frames: raise the Mtu of every NIC and switch port to fit.
     const auto fabricHelper = options.Install(cluster, packetSize > 4200 ? packetSize : 0);
@@ -173,17 +218,17 @@ main(int argc, char* argv[])
     sink.bytes.assign(cluster.GetHosts(), 0);
     std::vector<Ptr<UdpLineRateSource>> sources;
     RdmaHelper rdma;
-    std::vector<Time> done(senders + 1, Time(0));
-    std::vector<bool> givenUp(senders + 1, false);
+    std::vector<Time> done(cluster.GetHosts(), Time(0));     // per host
+    std::vector<bool> givenUp(cluster.GetHosts(), false); // per host
     if (transport == "udp")
     {
         fabric.GetHostDevice(0)->SetReceiveCallback(MakeCallback(&Sink::Receive, &sink));
-        for (uint32_t s = 1; s <= senders; ++s)
+        for (uint32_t h : senderHosts)
         {
             auto src = CreateObject<UdpLineRateSource>();
             src->SetAttribute("PacketSize", UintegerValue(packetSize));
             options.Configure(src);
-            src->Setup(fabric.GetHostDevice(s), cluster.GetHostAddress(0));
+            src->Setup(fabric.GetHostDevice(h), cluster.GetHostAddress(0));
             src->Start(NanoSeconds(100));
             src->Stop(duration);
             sources.push_back(src);
@@ -194,12 +239,12 @@ main(int argc, char* argv[])
     {
         rdma.SetTransportAttribute("CongestionControl", TypeIdValue(congestionControlType));
         rdma.Install(fabric.GetHostDevices());
-        for (uint32_t s = 1; s <= senders; ++s)
+        for (uint32_t h : senderHosts)
         {
-            rdma.Post(s,
+            rdma.Post(h,
                       0,
                       messageSize,
-                      s,
+                      h,
                       RdmaCompletionCallback(),
                       MakeBoundCallback(&RecordCompletion, &done),
                       0,
@@ -226,11 +271,12 @@ main(int argc, char* argv[])
         uint32_t completed = 0;
         for (uint32_t s = 1; s <= senders; ++s)
         {
-            NS_ABORT_MSG_IF(done[s].IsZero() && !givenUp[s],
-                            "message of sender " << s << " did not complete");
-            if (!done[s].IsZero())
+            const uint32_t h = senderHosts[s - 1];
+            NS_ABORT_MSG_IF(done[h].IsZero() && !givenUp[h],
+                            "message of sender host " << h << " did not complete");
+            if (!done[h].IsZero())
             {
-                rates[s] = messageSize * 8.0 / done[s].GetSeconds();
+                rates[s] = messageSize * 8.0 / done[h].GetSeconds();
                 ++completed;
             }
         }
@@ -242,7 +288,7 @@ main(int argc, char* argv[])
         const double window = (duration - warmup).GetSeconds();
         for (uint32_t s = 1; s <= senders; ++s)
         {
-            rates[s] = sink.bytes[s] * 8.0 / window;
+            rates[s] = sink.bytes[senderHosts[s - 1]] * 8.0 / window;
             egress += rates[s];
         }
     }
@@ -258,21 +304,32 @@ main(int argc, char* argv[])
                                          : hostBound * cluster.GetFabricLinksPerLeaf() *
                                                double(cluster.fabricLinkRate.GetBitRate()) /
                                                double(cluster.hostLinkRate.GetBitRate());
-    const bool fabricBinds = fabricBound < hostBound && senders > cluster.hostsPerLeaf - 1;
+    // The fabric binds once a sender is on another leaf (with local senders as well,
+    // as the default placement has when the receiver's leaf is full).
+    const bool fabricBinds = fabricBound < hostBound && remoteSenders > 0;
     const double bound = fabricBinds ? fabricBound : hostBound;
     double total = 0;
     double sumSq = 0;
     nlohmann::json perSender = nlohmann::json::array();
     std::cout << options.fabric << " incast (" << transport << "): " << senders << ":1 on "
-              << cluster.ToString() << std::endl;
+              << cluster.ToString() << std::endl
+              << "  senders (--senderPlacement=" << senderPlacement << "): hosts "
+              << senderHosts.front() << ".." << senderHosts.back() << ", " << localSenders
+              << " on the receiver's leaf " << cluster.GetLeafOfHost(0) << ", " << remoteSenders
+              << " on other leaves" << std::endl;
     for (uint32_t s = 1; s <= senders; ++s)
     {
+        const uint32_t h = senderHosts[s - 1];
         total += rates[s];
         sumSq += rates[s] * rates[s];
         perSender.push_back(
-            {{"host", s}, {"goodputGbps", rates[s] / 1e9}, {"givenUp", bool(givenUp[s])}});
-        std::cout << "  sender " << s << ": " << rates[s] / 1e9 << " Gb/s"
-                  << (givenUp[s] ? " (its message was given up: its queue pair failed)" : "")
+            {{"host", h},
+             {"leaf", cluster.GetLeafOfHost(h)},
+             {"goodputGbps", rates[s] / 1e9},
+             {"givenUp", bool(givenUp[h])}});
+        std::cout << "  sender " << s << " (host " << h << ", leaf " << cluster.GetLeafOfHost(h)
+                  << "): " << rates[s] / 1e9 << " Gb/s"
+                  << (givenUp[h] ? " (its message was given up: its queue pair failed)" : "")
                   << std::endl;
     }
     const double jain = sumSq > 0 ? total * total / (senders * sumSq) : 0;
@@ -306,6 +363,10 @@ main(int argc, char* argv[])
         {"transport", transport},
         {"congestionControl", transport == "rdma" ? congestionControl : "none"},
         {"senders", senders},
+        {"senderPlacement", senderPlacement},
+        {"senderHosts", senderHosts},
+        {"sendersOnReceiverLeaf", localSenders},
+        {"sendersOnOtherLeaves", remoteSenders},
         {"packetSize", packetSize},
         {"durationUs", duration.GetMicroSeconds()},
         {"warmupUs", warmup.GetMicroSeconds()},

@@ -17,6 +17,10 @@
 // the JSON results, with the throughput after the failure and the time it took to
 // recover.
 //
+// One link can lose frames instead (--lossyLink): a host link, given by its host
+// index, or a leaf-spine link, leaf:spine:link (Ethernet Clos only), loses each
+// frame it carries, either way, with probability --lossRate; no other link loses.
+//
 // The example prints each flow's goodput, the host-link bound and the fabric
 // bound (cell and control-cell overhead on the scheduled fabric, links x rate on
 // the Ethernet Clos) and says which one binds, the fabric's queue high-water
@@ -25,17 +29,21 @@
 //
 //   ./fabric-permutation --leaves=8 --hostsPerLeaf=8 --spines=8 --random=1
 //   ./fabric-permutation --spines=4 --transport=rdma --failSpine=0 --failAt=1ms
+//   ./fabric-permutation --fabric=ethernet --transport=rdma --lossyLink=1:0:0 --lossRate=0.001
 
 #include "fabric-example.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/error-model.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/node-list.h"
 
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
@@ -141,6 +149,8 @@ main(int argc, char* argv[])
     Time restoreAt = Time(0);
     Time timeBin = MicroSeconds(10);
     Time settle = MicroSeconds(50);
+    std::string lossyLink;
+    std::string lossRateText = "0.01";
     FabricExampleOptions options;
     options.json = "fabric-permutation.json";
 
@@ -159,7 +169,7 @@ main(int argc, char* argv[])
                     "until every message completes, the rdma default)",
                     duration);
     AddCheckedValue(cmd, "warmup", "udp: goodput is measured from this time on", warmup);
-    traffic.AddToCommandLine(cmd, "bytes each host posts with --transport=rdma");
+    traffic.AddToCommandLine(cmd, "bytes each host posts with --transport=rdma (K, M, G suffixes)");
     AddCheckedValue(cmd,
                     "failSpine",
                     "spine whose links all fail at --failAt (-1: none)",
@@ -175,6 +185,15 @@ main(int argc, char* argv[])
                     "settle",
                     "throughput after a failure is measured from --failAt + this on",
                     settle);
+    AddCheckedValue(cmd,
+                    "lossyLink",
+                    "one link that loses frames, both ways: a host's link (its host index) or a "
+                    "leaf-spine link as leaf:spine:link (ethernet only); empty: none",
+                    lossyLink);
+    AddCheckedValue(cmd,
+                    "lossRate",
+                    "probability that --lossyLink loses a frame, in (0, 1]",
+                    lossRateText);
     options.AddToCommandLine(cmd, true);
     cmd.Parse(argc, argv);
 
@@ -250,6 +269,49 @@ main(int argc, char* argv[])
         }
         failed.push_back({parts[0], parts[1], parts[2]});
     }
+    // The lossy link: a host index, or leaf:spine:link.
+    const double lossRate = input.ParseReal("lossRate", lossRateText);
+    refuseIf(!(lossRate > 0 && lossRate <= 1), "--lossRate=" + lossRateText + " must be in (0, 1]");
+    refuseIf(lossyLink.empty() && lossRateText != "0.01",
+             "--lossRate=" + lossRateText + " needs --lossyLink");
+    bool lossyHost = false;
+    uint32_t lossyParts[3] = {0, 0, 0};
+    if (!lossyLink.empty())
+    {
+        std::vector<std::string> fields;
+        std::istringstream in(lossyLink);
+        for (std::string field; std::getline(in, field, ':');)
+        {
+            fields.push_back(field);
+        }
+        const std::string expected =
+            " is not a host (0.." + std::to_string(hosts - 1) + ") or leaf:spine:link of this " +
+            "cluster (" + std::to_string(cluster.leaves) + " leaves, " +
+            std::to_string(cluster.spines) + " spines, " +
+            std::to_string(cluster.linksPerLeafSpine) + " links per leaf-spine pair)";
+        refuseIf((fields.size() != 1 && fields.size() != 3) || lossyLink.back() == ':',
+                 "--lossyLink=" + lossyLink + expected);
+        lossyHost = fields.size() == 1;
+        const uint32_t limits[] = {lossyHost ? hosts : cluster.leaves,
+                                   cluster.spines,
+                                   cluster.linksPerLeafSpine};
+        for (std::size_t i = 0; i < fields.size(); ++i)
+        {
+            uint64_t value = 0;
+            refuseIf(!FindWholeNumberProblem(fields[i], limits[i] - 1, false, &value).empty(),
+                     "--lossyLink=" + lossyLink + expected);
+            lossyParts[i] = static_cast<uint32_t>(value);
+        }
+        if (!lossyHost)
+        {
+            // Without building the fabric: only the Ethernet Clos's links can lose.
+            refuseIf(options.fabric != "ethernet",
+                     "--lossyLink=" + lossyLink +
+                         " is a leaf-spine link: --fabric=" + options.fabric +
+                         " cannot lose frames on one (its links carry cells); "
+                         "use --fabric=ethernet or a host link");
+        }
+    }
     if (shift == 0)
     {
         shift = cluster.hostsPerLeaf % hosts == 0 ? 1 : cluster.hostsPerLeaf;
@@ -293,6 +355,23 @@ main(int argc, char* argv[])
         if (restoreAt.IsStrictlyPositive())
         {
             fabric.ScheduleLinkState(id.leaf, id.spine, id.link, restoreAt, true);
+        }
+    }
+
+    Ptr<RateErrorModel> em;
+    if (!lossyLink.empty())
+    {
+        em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+        em->SetAttribute("ErrorRate", DoubleValue(lossRate));
+        em->AssignStreams(options.m_nextStream++);
+        if (lossyHost)
+        {
+            fabric.SetHostLinkErrorModel(lossyParts[0], em);
+        }
+        else
+        {
+            fabric.SetFabricLinkErrorModel(lossyParts[0], lossyParts[1], lossyParts[2], em);
         }
     }
 
@@ -385,22 +464,108 @@ main(int argc, char* argv[])
         return hostBound * n * double(cluster.fabricLinkRate.GetBitRate()) /
                (cluster.hostsPerLeaf * double(cluster.hostLinkRate.GetBitRate()));
     };
-    auto flowBound = [&](uint32_t src, const std::vector<uint32_t>& linksOf) {
-        const uint32_t a = cluster.GetLeafOfHost(src);
-        const uint32_t b = cluster.GetLeafOfHost(dst[src]);
-        if (a == b)
+    // Each flow's bound: its max-min fair share of what it crosses, given the flows
+    // actually sharing each part: its source's and destination's host links, and,
+    // leaving its leaf, the source leaf's fabric capacity shared by every flow that
+    // leaves that leaf and the destination leaf's shared by every flow entering it
+    // (a leaf's capacity is its hosts' fabric bound added up). A shift fills every
+    // leaf evenly; a random derangement does not, and its flows are bound by what
+    // they share.
+    auto flowBounds = [&](const std::vector<uint32_t>& linksOf) {
+        struct Resource
         {
-            return hostBound;
+            double capacity;             // bit/s left
+            std::vector<uint32_t> flows; // the flows through it
+        };
+
+        std::vector<Resource> resources;
+        std::vector<std::vector<uint32_t>> used(hosts); // per flow, its resources
+        const auto add = [&](double capacity, const std::vector<uint32_t>& flows) {
+            for (uint32_t f : flows)
+            {
+                used[f].push_back(static_cast<uint32_t>(resources.size()));
+            }
+            resources.push_back({capacity, flows});
+        };
+        std::vector<std::vector<uint32_t>> leaving(cluster.leaves);
+        std::vector<std::vector<uint32_t>> entering(cluster.leaves);
+        std::vector<std::vector<uint32_t>> into(hosts);
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            add(hostBound, {h}); // its sending link
+            into[dst[h]].push_back(h);
+            const uint32_t a = cluster.GetLeafOfHost(h);
+            const uint32_t b = cluster.GetLeafOfHost(dst[h]);
+            if (a != b)
+            {
+                leaving[a].push_back(h);
+                entering[b].push_back(h);
+            }
         }
-        return std::min({hostBound, fabricBound(linksOf[a]), fabricBound(linksOf[b])});
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            add(hostBound, into[h]); // its receiving link
+        }
+        for (uint32_t l = 0; l < cluster.leaves; ++l)
+        {
+            add(fabricBound(linksOf[l]) * cluster.hostsPerLeaf, leaving[l]);
+            add(fabricBound(linksOf[l]) * cluster.hostsPerLeaf, entering[l]);
+        }
+        // Water-filling: the resource with the smallest share per unfixed flow fixes
+        // its flows at that share, until every flow is fixed.
+        std::vector<double> rate(hosts, -1);
+        for (uint32_t fixed = 0; fixed < hosts;)
+        {
+            double share = std::numeric_limits<double>::max();
+            for (const Resource& r : resources)
+            {
+                uint32_t open = 0;
+                for (uint32_t f : r.flows)
+                {
+                    open += rate[f] < 0;
+                }
+                if (open > 0)
+                {
+                    share = std::min(share, std::max(0.0, r.capacity) / open);
+                }
+            }
+            for (Resource& r : resources)
+            {
+                uint32_t open = 0;
+                for (uint32_t f : r.flows)
+                {
+                    open += rate[f] < 0;
+                }
+                if (open == 0 || std::max(0.0, r.capacity) / open > share * (1 + 1e-12))
+                {
+                    continue;
+                }
+                for (uint32_t f : r.flows)
+                {
+                    if (rate[f] >= 0)
+                    {
+                        continue;
+                    }
+                    rate[f] = share;
+                    ++fixed;
+                    for (uint32_t other : used[f])
+                    {
+                        resources[other].capacity -= share;
+                    }
+                }
+            }
+        }
+        return rate;
     };
     const std::vector<uint32_t> allLinks(cluster.leaves, links);
+    const std::vector<double> ownBounds = flowBounds(allLinks);
+    const std::vector<double> boundsAfterFailure = flowBounds(usable);
     double bound = 0;
     double boundAfterFailure = 0;
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        bound += flowBound(h, allLinks);
-        boundAfterFailure += flowBound(h, usable);
+        bound += ownBounds[h];
+        boundAfterFailure += boundsAfterFailure[h];
     }
 
     std::cout << options.fabric << " permutation (" << transport << ") on " << cluster.ToString()
@@ -419,12 +584,13 @@ main(int argc, char* argv[])
         {
             rate = sinks[dst[h]].bytes * 8.0 / (duration - warmup).GetSeconds();
         }
-        const double own = flowBound(h, allLinks); // with every link: above 0
+        const double own = ownBounds[h]; // with every link: above 0
         worst = std::min(worst, rate / own);
         sum += rate / own;
         nlohmann::json flow = {{"src", h},
                                {"dst", dst[h]},
                                {"goodputGbps", rate / 1e9},
+                               {"boundGbps", own / 1e9},
                                {"overBound", rate / own}};
         if (rdmaTransport)
         {
@@ -588,6 +754,37 @@ main(int argc, char* argv[])
     if (!failed.empty())
     {
         results["failure"] = failure;
+    }
+    if (em)
+    {
+        // Frames every NIC and switch port dropped for its error model: the lossy
+        // link's two ends, and every other device (which must be none).
+        uint64_t lost = 0;
+        uint64_t lostElsewhere = 0;
+        for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+        {
+            Ptr<Node> node = NodeList::GetNode(n);
+            for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+            {
+                Ptr<RoceNetDevice> device = DynamicCast<RoceNetDevice>(node->GetDevice(d));
+                if (!device)
+                {
+                    continue;
+                }
+                PointerValue model;
+                device->GetAttribute("ReceiveErrorModel", model);
+                (model.Get<ErrorModel>() == em ? lost : lostElsewhere) +=
+                    device->GetCounters().rxErrorDrops;
+            }
+        }
+        std::cout << "  lossy link " << (lossyHost ? "host " : "leaf:spine:link ") << lossyLink
+                  << " (loss rate " << lossRate << "): " << lost << " frames lost on it, "
+                  << lostElsewhere << " on other links" << std::endl;
+        results["lossyLink"] = {{"link", lossyLink},
+                                {"kind", lossyHost ? "host" : "fabric"},
+                                {"lossRate", lossRate},
+                                {"framesLost", lost},
+                                {"framesLostElsewhere", lostElsewhere}};
     }
     options.Report(fabric, results);
     Simulator::Destroy();

@@ -104,7 +104,11 @@ main(int argc, char* argv[])
     {
         AddCheckedValue(cmd, m.option, std::string(m.help) + " (empty: the model's)", m.text);
     }
-    AddCheckedValue(cmd, "tp", "tensor-parallel degree (inside a server)", tpText);
+    AddCheckedValue(cmd,
+                    "tp",
+                    "tensor-parallel degree (each TP group inside a server: tp divides "
+                    "gpusPerServer)",
+                    tpText);
     AddCheckedValue(cmd, "pp", "pipeline stages", ppText);
     AddCheckedValue(cmd, "dp", "data-parallel degree", dpText);
     AddCheckedValue(cmd, "ep", "expert-parallel degree (divides dp and the experts)", epText);
@@ -231,6 +235,40 @@ main(int argc, char* argv[])
         }
     }
 
+    // Every TP group inside one server (on its scale-up domain), as --tp says: a
+    // group that spans servers would send its fine-grained collectives over the NICs.
+    {
+        Ptr<JobLayout> layout = CreateObject<JobLayout>();
+        layout->SetAttribute("TensorParallel", UintegerValue(tp));
+        layout->SetAttribute("PipelineParallel", UintegerValue(pp));
+        layout->SetAttribute("DataParallel", UintegerValue(dp));
+        layout->SetAttribute("ExpertParallel", UintegerValue(ep));
+        layout->Setup(gpus);
+        for (const std::vector<uint32_t>& group : layout->GetGroups(JobLayout::TENSOR))
+        {
+            const uint32_t server = options.cluster.GetServerOfRank(group.front());
+            for (uint32_t gpu : group)
+            {
+                if (options.cluster.GetServerOfRank(gpu) == server)
+                {
+                    continue;
+                }
+                std::string members;
+                for (uint32_t member : group)
+                {
+                    members += (members.empty() ? "" : ",") + std::to_string(member);
+                }
+                input.Refuse(
+                    "--tp=" + tpText + (gpusText.empty() ? "" : " with --gpus=" + gpusText) +
+                    ": TP group of GPUs " + members + " spans servers " + std::to_string(server) +
+                    " and " + std::to_string(options.cluster.GetServerOfRank(gpu)) +
+                    " (--gpusPerServer=" + std::to_string(options.cluster.gpusPerServer) +
+                    "); a tensor-parallel group must be inside a server (tp dividing "
+                    "--gpusPerServer, the job's GPUs whole servers or aligned parts)");
+            }
+        }
+    }
+
     WorkloadSimulation simulation(options);
     TrainingJobHelper job;
     job.SetLayoutAttribute("TensorParallel", UintegerValue(tp));
@@ -251,7 +289,6 @@ main(int argc, char* argv[])
     ApplicationContainer apps = job.Install(gpus, simulation.collectives);
     Ptr<TrainingJobApplication> app = DynamicCast<TrainingJobApplication>(apps.Get(0));
     app->AssignStreams(100);
-    app->GetLayout()->IsTensorParallelInsideServers(options.cluster);
 
     std::ostringstream what;
     what << model->GetName() << " (" << model->GetParameters() / 1e9 << " B parameters, "

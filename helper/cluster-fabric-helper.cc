@@ -5,6 +5,7 @@
 #include "cluster-fabric-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
@@ -387,6 +388,17 @@ ClusterFabricHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
             },
             stream,
             node));
+}
+
+void
+ClusterFabricHelper::SetHostLinkErrorModel(uint32_t host, Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << host << em);
+    NS_ABORT_MSG_IF(host >= m_leafHostDevs.GetN(),
+                    GetFabricName() << ": no host " << host << " (" << m_leafHostDevs.GetN()
+                                    << " hosts) for a lossy host link");
+    GetHostDevice(host)->SetReceiveErrorModel(em);
+    DynamicCast<RoceNetDevice>(m_leafHostDevs.Get(host))->SetReceiveErrorModel(em);
 }
 
 } // namespace ns3

@@ -133,6 +133,31 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     void ScheduleNicSlowdown(uint32_t host, double fraction, Time at);
 
     /**
+     * Lose frames on one host link: the error model judges every frame either end
+     * receives (the host's NIC and its leaf port), so the link loses both ways; no
+     * other link does (RoceNetDevice::ReceiveErrorModel as an attribute default
+     * would put it on every NIC). Call after Install.
+     * \param host host index (stops on one not in the cluster)
+     * \param em the error model (e.g. a RateErrorModel per packet)
+     */
+    void SetHostLinkErrorModel(uint32_t host, Ptr<ErrorModel> em);
+
+    /**
+     * Lose frames on one leaf-spine link, both ways, and on no other link. Stops
+     * with FindFabricLinkErrorModelProblem()'s message on a fabric whose links
+     * cannot lose. Call after Install.
+     * \param leaf leaf index \param spine spine index \param link parallel link
+     * \param em the error model
+     */
+    virtual void SetFabricLinkErrorModel(uint32_t leaf,
+                                         uint32_t spine,
+                                         uint32_t link,
+                                         Ptr<ErrorModel> em) = 0;
+
+    /// \return why this fabric's leaf-spine links cannot take an error model, or ""
+    virtual std::string FindFabricLinkErrorModelProblem() const = 0;
+
+    /**
      * Fix the random streams the fabric uses: its switches', then those of the
      * receive error models of its RoceNetDevices (AssignErrorModelStreams).
      * \param stream first stream

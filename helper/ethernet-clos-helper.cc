@@ -5,6 +5,7 @@
 #include "ethernet-clos-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -206,6 +207,25 @@ uint32_t
 EthernetClosHelper::GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const
 {
     return m_topology->leafUplinkPorts[GetLinkIndex(leaf, spine, link)];
+}
+
+void
+EthernetClosHelper::SetFabricLinkErrorModel(uint32_t leaf,
+                                            uint32_t spine,
+                                            uint32_t link,
+                                            Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << leaf << spine << link << em);
+    // m_fabricDevs holds each link's leaf end, then its spine end.
+    const uint32_t index = GetLinkIndex(leaf, spine, link);
+    DynamicCast<RoceNetDevice>(m_fabricDevs.Get(2 * index))->SetReceiveErrorModel(em);
+    DynamicCast<RoceNetDevice>(m_fabricDevs.Get(2 * index + 1))->SetReceiveErrorModel(em);
+}
+
+std::string
+EthernetClosHelper::FindFabricLinkErrorModelProblem() const
+{
+    return "";
 }
 
 void

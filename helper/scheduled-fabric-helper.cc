@@ -305,6 +305,24 @@ ScheduledFabricHelper::GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t 
 }
 
 void
+ScheduledFabricHelper::SetFabricLinkErrorModel(uint32_t leaf,
+                                               uint32_t spine,
+                                               uint32_t link,
+                                               Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << leaf << spine << link << em);
+    NS_ABORT_MSG("ScheduledFabricHelper: link (" << leaf << ", " << spine << ", " << link
+                                                 << "): " << FindFabricLinkErrorModelProblem());
+}
+
+std::string
+ScheduledFabricHelper::FindFabricLinkErrorModelProblem() const
+{
+    return "the scheduled fabric's leaf-spine links carry cells, which no error model judges "
+           "(a lossy host link works on either fabric)";
+}
+
+void
 ScheduledFabricHelper::ScheduleLinkState(uint32_t leaf,
                                          uint32_t spine,
                                          uint32_t link,

@@ -159,6 +159,11 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      * \param at delay from now (as Simulator::Schedule; not negative)
      * \param up new state
      */
+    void SetFabricLinkErrorModel(uint32_t leaf,
+                                 uint32_t spine,
+                                 uint32_t link,
+                                 Ptr<ErrorModel> em) override;
+    std::string FindFabricLinkErrorModelProblem() const override;
     void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up) override;
 
     /// \return totals over the whole fabric

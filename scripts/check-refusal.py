@@ -7,7 +7,8 @@ Usage: check-refusal.py LISTING INDEX EXAMPLES_DIR
 Runs entry INDEX (from 0) of the refused_examples list in LISTING
 (test/examples-to-refuse.py) from EXAMPLES_DIR and passes when the program exits
 with status 1 (not killed by a signal, not an abort), printed nothing on standard
-output (nothing ran) and printed the entry's text on standard error. With --list, prints the command of
+output (nothing ran) and printed the entry's text on standard error, without an
+ns-3 abort's source file and line (file=..., line=...). With --list, prints the command of
 every entry, one a line, in order (CMake registers one ctest test per line).
 """
 import subprocess
@@ -43,6 +44,9 @@ def main():
         problems.append("it printed on standard output, so it ran:\n" + run.stdout[:2000])
     if expected not in run.stderr:
         problems.append(f"standard error lacks {expected!r}")
+    if "file=" in run.stderr and ", line=" in run.stderr:
+        problems.append("standard error shows an abort's source file and line, not one clear "
+                        "line naming the option")
     print(f"{command}\nstandard error: {run.stderr.strip()}")
     for problem in problems:
         print(f"FAIL: {problem}")

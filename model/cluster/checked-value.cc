@@ -280,4 +280,26 @@ ShowTime(Time time)
     return "0";
 }
 
+void
+AddCheckedBytes(CommandLine& cmd, const std::string& name, const std::string& help, uint64_t& value)
+{
+    uint64_t* field = &value;
+    const std::string program = cmd.GetName();
+    cmd.AddValue(
+        name,
+        help,
+        [field, name, program](const std::string& text) {
+            uint64_t number = 0;
+            const std::string problem =
+                FindWholeNumberProblem(text, std::numeric_limits<uint64_t>::max(), true, &number);
+            if (!problem.empty())
+            {
+                RefuseOption(program, "--" + name + "=" + text + problem);
+            }
+            *field = number;
+            return true;
+        },
+        std::to_string(value));
+}
+
 } // namespace ns3

@@ -237,6 +237,25 @@ AddCheckedValue(CommandLine& cmd, const std::string& name, const std::string& he
     }
 }
 
+/**
+ * \ingroup ai-fabric
+ * Add --name, a size in bytes, to a command line: a whole number with an optional
+ * binary unit K, M, G or T (powers of 1024, optionally followed by B), read by
+ * FindWholeNumberProblem as the examples' other size options are (64K, 1M). A
+ * value that does not parse or does not fit is refused (RefuseOption, naming the
+ * option).
+ *
+ * \param cmd the command line
+ * \param name the option, without the leading --
+ * \param help its help text
+ * \param value the field, which must outlive cmd.Parse; its value at this call is
+ *        shown as the default
+ */
+void AddCheckedBytes(CommandLine& cmd,
+                     const std::string& name,
+                     const std::string& help,
+                     uint64_t& value);
+
 } // namespace ns3
 
 #endif /* AI_FABRIC_CHECKED_VALUE_H */

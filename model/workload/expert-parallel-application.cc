@@ -175,6 +175,8 @@ ExpertParallelApplication::DoSetup()
                            << " each; gating " << m_gating->GetInstanceTypeId().GetName());
     m_tokens.clear();
     m_expertTokens.clear();
+    m_expertTokensHistory.clear();
+    m_tokensHistory.clear();
     m_waitTime.assign(ranks, Time(0));
 }
 
@@ -284,6 +286,28 @@ ExpertParallelApplication::AddResults(nlohmann::json& results) const
         wait.push_back(t.GetSeconds() * 1e6);
     }
     results["waitPerRank_us"] = wait;
+    // The gate's draw and the dispatch matrix of each completed iteration (nested
+    // arrays, so not under perIteration, whose series are one value per iteration).
+    nlohmann::json expertTokens = nlohmann::json::array();
+    nlohmann::json dispatchBytes = nlohmann::json::array();
+    for (std::size_t i = 0; i < done && i < m_tokensHistory.size(); ++i)
+    {
+        expertTokens.push_back(m_expertTokensHistory[i]);
+        nlohmann::json matrix = nlohmann::json::array();
+        for (const std::vector<uint64_t>& row : m_tokensHistory[i])
+        {
+            nlohmann::json bytes = nlohmann::json::array();
+            for (uint64_t tokens : row)
+            {
+                bytes.push_back(tokens * m_bytesPerToken);
+            }
+            matrix.push_back(bytes);
+        }
+        dispatchBytes.push_back(matrix);
+    }
+    results["bytesPerToken"] = m_bytesPerToken;
+    results["expertTokensPerIteration"] = expertTokens;
+    results["dispatchBytesPerIteration"] = dispatchBytes;
 }
 
 void
@@ -320,6 +344,8 @@ ExpertParallelApplication::DrawRouting()
     NS_LOG_LOGIC("iteration " << GetIteration() << ": imbalance per expert "
                               << m_expertImbalance.GetSamples().back() << ", per rank "
                               << m_rankImbalance.GetSamples().back());
+    m_expertTokensHistory.push_back(m_expertTokens);
+    m_tokensHistory.push_back(m_tokens);
     m_routingTrace(GetIteration(), m_tokens, m_expertTokens);
 }
 

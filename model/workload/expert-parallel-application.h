@@ -51,7 +51,10 @@ class UniformRandomVariable;
  * completion time of each dispatch and combine AlltoAllv and the slowest rank's
  * compute time (SampleStatistics, in seconds, so with percentiles); how long each
  * rank waited for the slowest one's compute; the last drawn token matrix and tokens
- * per expert. GetResults adds them (AddResults).
+ * per expert. GetResults adds them (AddResults), with every completed iteration's
+ * tokens per expert (\"expertTokensPerIteration\") and dispatch AlltoAllv byte
+ * matrix (\"dispatchBytesPerIteration\", row = source rank; the combine moves its
+ * transpose).
  *
  * Random numbers: one UniformRandomVariable of the application (AssignStreams fixes
  * its stream), so the draws follow RngSeed and RngRun.
@@ -155,6 +158,9 @@ class ExpertParallelApplication : public TrainingApplication
     SampleStatistics m_combineTime;     //!< seconds
     SampleStatistics m_computeTime;     //!< seconds
     std::vector<Time> m_waitTime;       //!< per rank: waited for the slowest compute
+    /// Tokens per expert of every iteration drawn, in order
+    std::vector<std::vector<uint64_t>> m_expertTokensHistory;
+    std::vector<TokenMatrix> m_tokensHistory; //!< token matrix of every iteration drawn
 
     TracedCallback<uint32_t, const TokenMatrix&, const std::vector<uint64_t>&>
         m_routingTrace;                                                //!< RoutingDrawn

@@ -975,6 +975,16 @@ TrainingJobApplication::AddResults(nlohmann::json& results) const
                          {"dp", m_dp},
                          {"ep", m_ep},
                          {"summary", m_layout->ToString()}};
+    // Which GPUs (global ranks) form each group, in group order; a GPU's rank in its
+    // group is its position there (JobLayout::GetGroups).
+    nlohmann::json groups = nlohmann::json::object();
+    for (uint32_t d = 0; d < JobLayout::N_DIMENSIONS; ++d)
+    {
+        const auto dimension = static_cast<JobLayout::Dimension>(d);
+        groups[JobLayout::GetDimensionName(dimension)] = m_layout->GetGroups(dimension);
+    }
+    results["layout"]["gpus"] = m_layout->GetGpus();
+    results["layout"]["groups"] = groups;
     results["modelParameters"] = m_model->GetParameters();
     results["iterationFlops"] = GetIterationFlops();
     nlohmann::json stages = nlohmann::json::array();
