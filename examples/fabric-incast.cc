@@ -218,7 +218,7 @@ main(int argc, char* argv[])
     sink.bytes.assign(cluster.GetHosts(), 0);
     std::vector<Ptr<UdpLineRateSource>> sources;
     RdmaHelper rdma;
-    std::vector<Time> done(cluster.GetHosts(), Time(0));     // per host
+    std::vector<Time> done(cluster.GetHosts(), Time(0));  // per host
     std::vector<bool> givenUp(cluster.GetHosts(), false); // per host
     if (transport == "udp")
     {
@@ -322,11 +322,10 @@ main(int argc, char* argv[])
         const uint32_t h = senderHosts[s - 1];
         total += rates[s];
         sumSq += rates[s] * rates[s];
-        perSender.push_back(
-            {{"host", h},
-             {"leaf", cluster.GetLeafOfHost(h)},
-             {"goodputGbps", rates[s] / 1e9},
-             {"givenUp", bool(givenUp[h])}});
+        perSender.push_back({{"host", h},
+                             {"leaf", cluster.GetLeafOfHost(h)},
+                             {"goodputGbps", rates[s] / 1e9},
+                             {"givenUp", bool(givenUp[h])}});
         std::cout << "  sender " << s << " (host " << h << ", leaf " << cluster.GetLeafOfHost(h)
                   << "): " << rates[s] / 1e9 << " Gb/s"
                   << (givenUp[h] ? " (its message was given up: its queue pair failed)" : "")
