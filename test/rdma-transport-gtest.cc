@@ -293,6 +293,23 @@ TEST(RdmaQueuePair, SelectiveRepeatDropsAResendAnAckMadeNeedless)
     EXPECT_EQ(tx.GetSndMax(), 5u);
 }
 
+TEST(RoceHeaders, SackLayoutAndRoundTrip)
+{
+    SackHeader sack;
+    sack.SetBasePsn(0x1123456); // only the low 24 bits travel
+    sack.SetBitmap(0x8000000000000005ULL);
+    // A reserved byte, the 24-bit base PSN, the bitmap: all big-endian.
+    EXPECT_EQ(Bytes(sack),
+              (std::vector<uint8_t>{0x00, 0x12, 0x34, 0x56, 0x80, 0, 0, 0, 0, 0, 0, 0x05}));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(sack);
+    EXPECT_EQ(p->GetSize(), SackHeader::SIZE);
+    SackHeader back;
+    p->RemoveHeader(back);
+    EXPECT_EQ(back.GetBasePsn(), 0x123456u);
+    EXPECT_EQ(back.GetBitmap(), 0x8000000000000005ULL);
+}
+
 TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
 {
     DcqcnConfig c;
