@@ -310,6 +310,72 @@ TEST(RoceHeaders, SackLayoutAndRoundTrip)
     EXPECT_EQ(back.GetBitmap(), 0x8000000000000005ULL);
 }
 
+// A needless resend does not make the packets sent before it look lost when its
+// original arrives: which copy arrived is unknown, so a received PSN counts by its
+// first transmission (Karn's rule). Tolerance 1, PSN 0..3 sent (transmissions 1..4);
+// 1 (transmission 2) overtakes 0, which is deemed lost and resent (transmission 5);
+// 4 and 5 go (6, 7). Then the original 0 arrives: the cumulative acknowledgement of
+// 0 and 1 tells of transmissions 1 and 2 (not 5), so 2 and 3 (3, 4), still in
+// flight, are not lost. 4 SACKed (transmission 6, after 3 and 4): both are.
+TEST(SackScoreboard, ANeedlessResendDoesNotMakeEarlierPacketsLost)
+{
+    SackScoreboard sb;
+    sb.Reset(0);
+    sb.SetReorderTolerance(1);
+    for (uint64_t psn = 0; psn < 4; ++psn)
+    {
+        sb.OnTransmit(psn);
+    }
+    EXPECT_TRUE(sb.Sack(1));
+    EXPECT_EQ(sb.DetectLosses(), 1u);
+    EXPECT_EQ(sb.PopResend(), 0u);
+    sb.OnTransmit(0);
+    sb.OnTransmit(4);
+    sb.OnTransmit(5);
+    EXPECT_EQ(sb.GetTransmissions(), 7u);
+    EXPECT_TRUE(sb.Acknowledge(2));
+    EXPECT_EQ(sb.GetDeliveredTransmission(), 2u);
+    EXPECT_EQ(sb.DetectLosses(), 0u);
+    EXPECT_TRUE(sb.Sack(4));
+    EXPECT_EQ(sb.GetDeliveredTransmission(), 6u);
+    EXPECT_EQ(sb.DetectLosses(), 2u);
+    EXPECT_EQ(sb.PopResend(), 2u);
+    EXPECT_EQ(sb.PopResend(), 3u);
+    EXPECT_FALSE(sb.HasResend());
+}
+
+// NakThreshold 3: a PSN is lost once 3 packets sent after it are received. PSN 0..5
+// are sent (transmissions 1..6); PSN 0 is overtaken by 1 and 2 (SACKed transmissions
+// 2 and 3, two after it): not lost. When 3 (transmission 4) is SACKed too: lost.
+TEST(SackScoreboard, ReorderingWithinTheToleranceIsNotLoss)
+{
+    SackScoreboard sb;
+    sb.Reset(0);
+    sb.SetReorderTolerance(3);
+    for (uint64_t psn = 0; psn < 6; ++psn)
+    {
+        sb.OnTransmit(psn);
+    }
+    EXPECT_EQ(sb.GetMax(), 6u);
+    EXPECT_TRUE(sb.Sack(1));
+    EXPECT_TRUE(sb.Sack(2));
+    EXPECT_FALSE(sb.Sack(2)) << "known already";
+    EXPECT_EQ(sb.DetectLosses(), 0u);
+    EXPECT_TRUE(sb.Sack(3));
+    EXPECT_EQ(sb.DetectLosses(), 1u);
+    ASSERT_TRUE(sb.HasResend());
+    EXPECT_EQ(sb.PopResend(), 0u);
+    EXPECT_FALSE(sb.HasResend());
+    // The cumulative acknowledgement of 0..3 (PSN 0 arrived after all) changes nothing
+    // queued; a resend queued for 4 (timeout) goes when it is acknowledged.
+    EXPECT_TRUE(sb.Acknowledge(4));
+    EXPECT_EQ(sb.MarkAllUnsackedLost(), 2u); // 4 and 5
+    EXPECT_TRUE(sb.Acknowledge(5));
+    ASSERT_TRUE(sb.HasResend());
+    EXPECT_EQ(sb.PopResend(), 5u);
+    EXPECT_FALSE(sb.HasResend());
+}
+
 TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
 {
     DcqcnConfig c;
