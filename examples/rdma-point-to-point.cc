@@ -132,6 +132,10 @@ main(int argc, char* argv[])
         Simulator::Destroy();
         return 1;
     }
+    // With --ns3::RoceNetDevice::ReceiveErrorModel=...: the receiver's NIC drops data
+    // frames, the sender's ACK and NAK frames.
+    const auto dataLost = DynamicCast<RoceNetDevice>(nics.Get(1))->GetCounters().rxErrorDrops;
+    const auto controlLost = DynamicCast<RoceNetDevice>(nics.Get(0))->GetCounters().rxErrorDrops;
     double seconds = g_received.GetSeconds();
     double goodput = size * 8.0 / seconds;
     double bps = static_cast<double>(rate.GetBitRate());
@@ -145,6 +149,8 @@ main(int argc, char* argv[])
               << "  data packets " << tx.dataPacketsSent << ", retransmitted "
               << tx.retransmittedPackets << ", ACKs " << rx.acksSent << ", delivered "
               << rx.bytesDelivered << " B\n"
+              << "  lost to the error model: " << dataLost << " data frames, " << controlLost
+              << " ACK/NAK frames; timeouts " << tx.timeouts << ", NAKs " << rx.naksSent << "\n"
               << "  simulator events " << Simulator::GetEventCount() << " ("
               << static_cast<double>(Simulator::GetEventCount()) / tx.dataPacketsSent
               << " per data packet)" << std::endl;

@@ -293,6 +293,331 @@ TEST(RdmaQueuePair, SelectiveRepeatDropsAResendAnAckMadeNeedless)
     EXPECT_EQ(tx.GetSndMax(), 5u);
 }
 
+TEST(RoceHeaders, SackLayoutAndRoundTrip)
+{
+    SackHeader sack;
+    sack.SetBasePsn(0x1123456); // only the low 24 bits travel
+    sack.SetBitmap(0x8000000000000005ULL);
+    // A reserved byte, the 24-bit base PSN, the bitmap: all big-endian.
+    EXPECT_EQ(Bytes(sack),
+              (std::vector<uint8_t>{0x00, 0x12, 0x34, 0x56, 0x80, 0, 0, 0, 0, 0, 0, 0x05}));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(sack);
+    EXPECT_EQ(p->GetSize(), SackHeader::SIZE);
+    SackHeader back;
+    p->RemoveHeader(back);
+    EXPECT_EQ(back.GetBasePsn(), 0x123456u);
+    EXPECT_EQ(back.GetBitmap(), 0x8000000000000005ULL);
+}
+
+namespace
+{
+
+/**
+ * The two ends of one selective-repeat connection joined by hand: the test carries
+ * (or loses) each segment and each acknowledgement. An acknowledgement is built as
+ * RdmaTransport::SendAck builds it: the BTH PSN (a NAK's the expected PSN, an ACK's
+ * the last in order) and, while the receiver holds packets, its SACK.
+ */
+struct SelectiveRepeatEnds
+{
+    RdmaQueuePair tx{0, 0, 1, 1000};                                     //!< sender
+    RdmaQueuePair rx{0, 1, 0, 1000};                                     //!< receiver
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done; //!< completions
+    uint32_t resent{0};                                                  //!< retransmissions sent
+
+    /// What the receiver answers.
+    struct Answer
+    {
+        bool nak{false};    //!< NAK (else ACK)
+        uint32_t psn24{0};  //!< BTH PSN
+        uint32_t base{0};   //!< SACK base PSN
+        uint64_t bitmap{0}; //!< SACK bitmap (0: none)
+    };
+
+    /// \param threshold NakThreshold \param packets one message of this many packets
+    SelectiveRepeatEnds(uint32_t threshold, uint32_t packets)
+    {
+        for (RdmaQueuePair* qp : {&tx, &rx})
+        {
+            qp->SetReorderWindow(16);
+            qp->SetNakThreshold(threshold);
+        }
+        RdmaCompletion m;
+        m.size = packets * 1000ULL;
+        tx.PostSend(m, RdmaCompletionCallback());
+        rx.PostReceive(m, RdmaCompletionCallback());
+    }
+
+    /// \return the PSN of the next segment the sender sends
+    uint64_t Send()
+    {
+        EXPECT_TRUE(tx.HasSendable(0));
+        const auto s = tx.NextSegment();
+        resent += s.retransmission ? 1 : 0;
+        return s.psn;
+    }
+
+    /// \param psn a data packet that reaches the receiver \return the receiver's verdict
+    RdmaQueuePair::RxResult Arrive(uint32_t psn)
+    {
+        return rx.OnData(psn, 1000, false, done);
+    }
+
+    /// \param nak a NAK (else an ACK) \return the receiver's acknowledgement now
+    Answer Acknowledge(bool nak) const
+    {
+        Answer a;
+        a.nak = nak;
+        a.psn24 = static_cast<uint32_t>(nak ? rx.GetExpectedPsn() : rx.GetExpectedPsn() - 1);
+        if (rx.GetHeldCount() > 0)
+        {
+            a.base = static_cast<uint32_t>(rx.GetSack().basePsn);
+            a.bitmap = rx.GetSack().bitmap;
+        }
+        return a;
+    }
+
+    /// \param a an acknowledgement that reaches the sender \return OnAck's progress
+    bool Deliver(const Answer& a)
+    {
+        return tx.OnAck(a.psn24, a.nak, done, a.base, a.bitmap);
+    }
+
+    /// \param psn a data packet that reaches the receiver, which NAKs it (delivered)
+    void ArriveAndNak(uint32_t psn)
+    {
+        ASSERT_EQ(Arrive(psn), RdmaQueuePair::RX_PLACED_NAK) << "PSN " << psn;
+        Deliver(Acknowledge(true));
+    }
+};
+
+} // namespace
+
+// The receiver's SACK: the held PSNs among the 64 that end at the last arrival.
+// Window 256, PSN 0 missing, 1..100 held: the last arrival, 100, gives base 100 - 63
+// = 37 and all 64 bits set; PSN 0 then arrives and releases them all (no SACK).
+TEST(RdmaQueuePair, SackCoversThe64PsnsEndingAtTheArrival)
+{
+    RdmaQueuePair rx(0, 1, 0, 1000);
+    rx.SetReorderWindow(256);
+    rx.SetNakThreshold(1);
+    RdmaCompletion m;
+    m.size = 101000;
+    rx.PostReceive(m, RdmaCompletionCallback());
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> done;
+    EXPECT_EQ(rx.OnData(2, 1000, false, done), RdmaQueuePair::RX_PLACED_NAK);
+    // Only 2 held: base = expected + 1 = 1, bit 1 (PSN 2) set.
+    EXPECT_EQ(rx.GetSack().basePsn, 1u);
+    EXPECT_EQ(rx.GetSack().bitmap, 0x2u);
+    for (uint32_t psn = 1; psn <= 100; ++psn)
+    {
+        if (psn != 2)
+        {
+            EXPECT_EQ(rx.OnData(psn, 1000, false, done), RdmaQueuePair::RX_PLACED_NAK)
+                << "every arrival beyond the gap is NAKed";
+        }
+    }
+    EXPECT_EQ(rx.GetSack().basePsn, 37u);
+    EXPECT_EQ(rx.GetSack().bitmap, ~uint64_t{0});
+    // A duplicate of PSN 50 is NAKed too (the gap persists), with its own SACK: base
+    // 50 - 63 < 1, so base 1 and PSNs 1..64 all held.
+    EXPECT_EQ(rx.OnData(50, 1000, false, done), RdmaQueuePair::RX_DUPLICATE_NAK);
+    EXPECT_EQ(rx.GetSack().basePsn, 1u);
+    EXPECT_EQ(rx.GetSack().bitmap, ~uint64_t{0});
+    EXPECT_EQ(rx.OnData(0, 1000, false, done), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(rx.GetExpectedPsn(), 101u);
+    EXPECT_EQ(rx.GetHeldCount(), 0u);
+}
+
+// A lost NAK costs nothing. One message of 8 packets (PSN 0..7, transmissions 1..8),
+// NakThreshold 1. PSN 2 is lost; 0 and 1 arrive in order; 3 arrives and is NAKed
+// (expected 2, SACK 3), and that NAK is lost. 4 arrives: NAK, expected 2, SACK base 3
+// with bits 0 and 1 (PSN 3 and 4, transmissions 4 and 5). The sender marks them; PSN
+// 2's transmission 3 is followed by received ones (at least NakThreshold = 1): lost,
+// queued. The NAK of 5 finds it queued already: one resend (transmission 9). The
+// NAKs of 6 and 7 (transmissions 7, 8 received) tell of nothing sent after the
+// resend: not lost again. The resend arrives and releases 2..7.
+TEST(RdmaQueuePair, SelectiveRepeatALostNakCostsNothing)
+{
+    SelectiveRepeatEnds c(1, 8);
+    for (uint64_t psn = 0; psn < 8; ++psn)
+    {
+        EXPECT_EQ(c.Send(), psn);
+    }
+    EXPECT_FALSE(c.tx.HasSendable(0));
+    EXPECT_EQ(c.Arrive(0), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(c.Arrive(1), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(c.Arrive(3), RdmaQueuePair::RX_PLACED_NAK);
+    c.Acknowledge(true); // lost
+    EXPECT_EQ(c.Arrive(4), RdmaQueuePair::RX_PLACED_NAK) << "NAKed again: the gap persists";
+    const auto nak = c.Acknowledge(true);
+    EXPECT_TRUE(nak.nak);
+    EXPECT_EQ(nak.psn24, 2u);
+    EXPECT_EQ(nak.base, 3u);
+    EXPECT_EQ(nak.bitmap, 0x3u);
+    EXPECT_TRUE(c.Deliver(nak));
+    EXPECT_EQ(c.tx.GetSndUna(), 2u);
+    EXPECT_TRUE(c.tx.GetScoreboard().IsSacked(3));
+    EXPECT_TRUE(c.tx.GetScoreboard().IsSacked(4));
+    EXPECT_EQ(c.tx.GetScoreboard().GetDeliveredTransmission(), 5u);
+    EXPECT_TRUE(c.tx.HasSendable(0)) << "PSN 2 found lost";
+    c.ArriveAndNak(5);
+    EXPECT_EQ(c.Send(), 2u);
+    EXPECT_EQ(c.resent, 1u);
+    EXPECT_FALSE(c.tx.HasSendable(0)) << "PSN 2 queued once";
+    c.ArriveAndNak(6);
+    c.ArriveAndNak(7);
+    EXPECT_FALSE(c.tx.HasSendable(0)) << "the resend, sent after 6 and 7, is not lost";
+    EXPECT_EQ(c.Arrive(2), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(c.rx.GetExpectedPsn(), 8u);
+    EXPECT_TRUE(c.Deliver(c.Acknowledge(false)));
+    EXPECT_FALSE(c.tx.HasOutstanding());
+    EXPECT_EQ(c.resent, 1u);
+}
+
+// A lost resend is found from later SACKs, without a timeout. One message of 10
+// packets, NakThreshold 1. PSN 0..5 go (transmissions 1..6); PSN 1 is lost. 2 arrives:
+// NAK (expected 1, SACK 2, transmission 3, sent after PSN 1's 2): PSN 1 lost, resent
+// (transmission 7), and that resend is lost too. PSN 6 and 7 go (transmissions 8, 9).
+// 3, 4 and 5 arrive (transmissions 4..6, all before 7): the resend is not yet lost. 6
+// arrives (transmission 8 received, after 7): PSN 1 lost again and resent
+// (transmission 10) before the new PSN 8. 7 arrives (transmission 9, before 10): not
+// again. The second resend arrives and releases 1..7: two resends for two losses.
+TEST(RdmaQueuePair, SelectiveRepeatALostResendIsFoundFromLaterSacks)
+{
+    SelectiveRepeatEnds c(1, 10);
+    for (uint64_t psn = 0; psn < 6; ++psn)
+    {
+        EXPECT_EQ(c.Send(), psn);
+    }
+    EXPECT_EQ(c.Arrive(0), RdmaQueuePair::RX_ACCEPTED);
+    c.ArriveAndNak(2);
+    EXPECT_TRUE(c.tx.GetScoreboard().HasResend());
+    EXPECT_EQ(c.Send(), 1u); // lost
+    EXPECT_EQ(c.Send(), 6u);
+    EXPECT_EQ(c.Send(), 7u);
+    for (uint32_t psn : {3, 4, 5})
+    {
+        c.ArriveAndNak(psn);
+        EXPECT_FALSE(c.tx.GetScoreboard().HasResend()) << "PSN " << psn << " was sent before";
+    }
+    c.ArriveAndNak(6);
+    EXPECT_TRUE(c.tx.GetScoreboard().HasResend()) << "sent after the resend, received";
+    EXPECT_EQ(c.Send(), 1u) << "the lost PSN before new data";
+    c.ArriveAndNak(7);
+    EXPECT_FALSE(c.tx.GetScoreboard().HasResend());
+    EXPECT_EQ(c.Arrive(1), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(c.rx.GetExpectedPsn(), 8u);
+    EXPECT_EQ(c.resent, 2u);
+    EXPECT_EQ(c.Send(), 8u);
+    EXPECT_EQ(c.Send(), 9u);
+    EXPECT_FALSE(c.tx.HasSendable(0));
+}
+
+// A lost tail costs one timeout and resends only what is missing. One message of 10
+// packets (transmissions 1..10), NakThreshold 1. PSN 3 and the tail, PSN 9, are lost.
+// 0..2 arrive in order (not yet acknowledged); 4..8 arrive and are NAKed (expected 3,
+// SACK 4..8, transmissions 5..9): PSN 3 (transmission 4) lost, resent (transmission
+// 11), and lost again; PSN 9's transmission 10 is followed by none received. Nothing is left to
+// send; the timeout resends the PSNs of [3, 10) not SACKed: 3 and 9, not the 7 of
+// go-back-N (3..9). Both arrive; the message completes with 3 resends.
+TEST(RdmaQueuePair, SelectiveRepeatATimeoutResendsOnlyWhatIsNotSacked)
+{
+    SelectiveRepeatEnds c(1, 10);
+    for (uint64_t psn = 0; psn < 10; ++psn)
+    {
+        EXPECT_EQ(c.Send(), psn);
+    }
+    for (uint32_t psn : {0, 1, 2})
+    {
+        EXPECT_EQ(c.Arrive(psn), RdmaQueuePair::RX_ACCEPTED);
+    }
+    for (uint32_t psn = 4; psn <= 8; ++psn)
+    {
+        c.ArriveAndNak(psn);
+    }
+    EXPECT_EQ(c.tx.GetSndUna(), 3u);
+    EXPECT_EQ(c.Send(), 3u); // lost
+    EXPECT_FALSE(c.tx.HasSendable(0)) << "PSN 9 not known to be lost";
+    c.tx.OnTimeout();
+    EXPECT_EQ(c.Send(), 3u);
+    EXPECT_EQ(c.Send(), 9u);
+    EXPECT_FALSE(c.tx.HasSendable(0)) << "4..8 were SACKed: not resent";
+    EXPECT_EQ(c.resent, 3u);
+    EXPECT_EQ(c.Arrive(3), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(c.Arrive(9), RdmaQueuePair::RX_ACCEPTED);
+    EXPECT_EQ(c.rx.GetExpectedPsn(), 10u);
+    EXPECT_TRUE(c.Deliver(c.Acknowledge(false)));
+    EXPECT_FALSE(c.tx.HasOutstanding());
+}
+
+// A needless resend does not make the packets sent before it look lost when its
+// original arrives: which copy arrived is unknown, so a received PSN counts by its
+// first transmission (Karn's rule). Tolerance 1, PSN 0..3 sent (transmissions 1..4);
+// 1 (transmission 2) overtakes 0, which is deemed lost and resent (transmission 5);
+// 4 and 5 go (6, 7). Then the original 0 arrives: the cumulative acknowledgement of
+// 0 and 1 tells of transmissions 1 and 2 (not 5), so 2 and 3 (3, 4), still in
+// flight, are not lost. 4 SACKed (transmission 6, after 3 and 4): both are.
+TEST(SackScoreboard, ANeedlessResendDoesNotMakeEarlierPacketsLost)
+{
+    SackScoreboard sb;
+    sb.Reset(0);
+    sb.SetReorderTolerance(1);
+    for (uint64_t psn = 0; psn < 4; ++psn)
+    {
+        sb.OnTransmit(psn);
+    }
+    EXPECT_TRUE(sb.Sack(1));
+    EXPECT_EQ(sb.DetectLosses(), 1u);
+    EXPECT_EQ(sb.PopResend(), 0u);
+    sb.OnTransmit(0);
+    sb.OnTransmit(4);
+    sb.OnTransmit(5);
+    EXPECT_EQ(sb.GetTransmissions(), 7u);
+    EXPECT_TRUE(sb.Acknowledge(2));
+    EXPECT_EQ(sb.GetDeliveredTransmission(), 2u);
+    EXPECT_EQ(sb.DetectLosses(), 0u);
+    EXPECT_TRUE(sb.Sack(4));
+    EXPECT_EQ(sb.GetDeliveredTransmission(), 6u);
+    EXPECT_EQ(sb.DetectLosses(), 2u);
+    EXPECT_EQ(sb.PopResend(), 2u);
+    EXPECT_EQ(sb.PopResend(), 3u);
+    EXPECT_FALSE(sb.HasResend());
+}
+
+// NakThreshold 3: a PSN is lost once 3 packets sent after it are received. PSN 0..5
+// are sent (transmissions 1..6); PSN 0 is overtaken by 1 and 2 (SACKed transmissions
+// 2 and 3, two after it): not lost. When 3 (transmission 4) is SACKed too: lost.
+TEST(SackScoreboard, ReorderingWithinTheToleranceIsNotLoss)
+{
+    SackScoreboard sb;
+    sb.Reset(0);
+    sb.SetReorderTolerance(3);
+    for (uint64_t psn = 0; psn < 6; ++psn)
+    {
+        sb.OnTransmit(psn);
+    }
+    EXPECT_EQ(sb.GetMax(), 6u);
+    EXPECT_TRUE(sb.Sack(1));
+    EXPECT_TRUE(sb.Sack(2));
+    EXPECT_FALSE(sb.Sack(2)) << "known already";
+    EXPECT_EQ(sb.DetectLosses(), 0u);
+    EXPECT_TRUE(sb.Sack(3));
+    EXPECT_EQ(sb.DetectLosses(), 1u);
+    ASSERT_TRUE(sb.HasResend());
+    EXPECT_EQ(sb.PopResend(), 0u);
+    EXPECT_FALSE(sb.HasResend());
+    // The cumulative acknowledgement of 0..3 (PSN 0 arrived after all) changes nothing
+    // queued; a resend queued for 4 (timeout) goes when it is acknowledged.
+    EXPECT_TRUE(sb.Acknowledge(4));
+    EXPECT_EQ(sb.MarkAllUnsackedLost(), 2u); // 4 and 5
+    EXPECT_TRUE(sb.Acknowledge(5));
+    ASSERT_TRUE(sb.HasResend());
+    EXPECT_EQ(sb.PopResend(), 5u);
+    EXPECT_FALSE(sb.HasResend());
+}
+
 TEST(DcqcnRateController, CutRecoveryAdditiveHyperAndCeiling)
 {
     DcqcnConfig c;
@@ -441,10 +766,15 @@ TEST(RdmaTransport, ShortAndMalformedFramesAreCountedNeverParsed)
 
     Simulator::Schedule(NanoSeconds(1), [&]() {
         // To the sender (QP 0 exists): an ACK whose 4 bytes are an ICRC and no AETH,
-        // a CNP without its 16 reserved bytes, and a frame shorter than a BTH.
+        // a CNP without its 16 reserved bytes, a frame shorter than a BTH, and an ACK
+        // with an AETH and a SACK cut short.
         InjectRoce(tx, BthHeader::RC_ACKNOWLEDGE, 0, Create<Packet>(IcrcTrailer::SIZE));
         InjectRoce(tx, BthHeader::CNP, 0, Create<Packet>(IcrcTrailer::SIZE));
         InjectRoce(tx, BthHeader::RC_ACKNOWLEDGE, 0, Create<Packet>(0));
+        InjectRoce(tx,
+                   BthHeader::RC_ACKNOWLEDGE,
+                   0,
+                   Create<Packet>(AethHeader::SIZE + SackHeader::SIZE - 1 + IcrcTrailer::SIZE));
         // To the receiver: WRITE First cut inside its RETH, WRITE Middle with only an
         // ICRC (no payload), WRITE Last with more than the largest path MTU.
         InjectRoce(rx, BthHeader::RC_WRITE_FIRST, 0, Create<Packet>(10));
@@ -473,9 +803,9 @@ TEST(RdmaTransport, ShortAndMalformedFramesAreCountedNeverParsed)
         tx->GetDevice()->Receive(pfc);
     });
     Simulator::Run();
-    EXPECT_EQ(tx->GetStats().malformedDropped, 3u);
+    EXPECT_EQ(tx->GetStats().malformedDropped, 4u);
     EXPECT_EQ(rx->GetStats().malformedDropped, 5u);
-    EXPECT_EQ(traced, 8u);
+    EXPECT_EQ(traced, 9u);
     EXPECT_EQ(tx->GetDevice()->GetCounters().rxMalformed, 2u);
     EXPECT_EQ(deviceTraced, 2u);
     EXPECT_EQ(tx->GetDevice()->GetCounters().pfcReceived, 0u);

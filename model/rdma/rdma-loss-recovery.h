@@ -23,9 +23,9 @@ namespace ns3
  * packet beyond a PSN gap is dropped and the gap NAKed once, and the sender goes
  * back to the missing packet and resends everything from there; reordering alone
  * therefore causes retransmissions. Subclasses hold packets beyond a gap
- * (OutOfOrderPlacementRecovery) and NAK only what is missing
- * (SelectiveRepeatRecovery). The queue pairs do the bookkeeping; this object says
- * how much they hold and when they NAK.
+ * (OutOfOrderPlacementRecovery) and, with selective acknowledgements, resend only
+ * what is missing (SelectiveRepeatRecovery). The queue pairs do the bookkeeping;
+ * this object says how much they hold and when they NAK.
  */
 class RdmaLossRecovery : public Object
 {
@@ -39,9 +39,10 @@ class RdmaLossRecovery : public Object
     virtual void Validate() const;
     /// \return packets a receiver holds beyond a gap (0: none, they are dropped)
     virtual uint32_t GetReorderWindow() const;
-    /// \return held packets beyond a gap that make the receiver NAK it, the sender
-    ///         then resending only the missing packet (0: never; with no reorder
-    ///         window, go-back-N NAKs the first packet beyond a gap)
+    /// \return held packets beyond a gap that make the receiver NAK it with a
+    ///         selective acknowledgement, and the packets sent after a PSN that must
+    ///         be acknowledged before selective repeat resends it (0: never;
+    ///         with no reorder window, go-back-N NAKs the first packet beyond a gap)
     virtual uint32_t GetNakThreshold() const;
 };
 

@@ -8,6 +8,7 @@
 #include "ns3/assert.h"
 #include "ns3/bth-header.h"
 #include "ns3/log.h"
+#include "ns3/sack-header.h"
 
 #include <algorithm>
 
@@ -36,6 +37,7 @@ RdmaQueuePair::SetInitialPsns(uint32_t sendPsn, uint32_t expectedPsn)
                     "RdmaQueuePair: InitialPsn " << sendPsn << "/" << expectedPsn
                                                  << " does not fit in 24 bits");
     m_nextPsn = m_sndUna = m_sndNxt = m_sndMax = sendPsn;
+    m_scoreboard.Reset(sendPsn);
     m_expected = expectedPsn;
 }
 
@@ -111,9 +113,9 @@ RdmaQueuePair::HasSendable(uint64_t windowPackets) const
     {
         return false;
     }
-    if (!m_resend.empty())
+    if (m_scoreboard.HasResend())
     {
-        return true;
+        return true; // selective repeat: a lost PSN, window or not
     }
     if (m_sndNxt >= m_nextPsn)
     {
@@ -132,26 +134,16 @@ RdmaQueuePair::Segment
 RdmaQueuePair::NextSegment()
 {
     NS_LOG_FUNCTION(this);
-    // Selective repeat: a PSN a NAK named goes first, alone.
-    while (!m_resend.empty())
+    // Selective repeat: lost PSNs go before new data, each alone (the scoreboard
+    // holds only PSNs not known to be received).
+    if (m_scoreboard.HasResend())
     {
-        const uint64_t psn = m_resend.front();
-        m_resend.pop_front();
-        if (psn < m_sndUna)
-        {
-            continue; // acknowledged meanwhile
-        }
-        for (const SendMessage& m : m_sends)
-        {
-            if (psn < m.firstPsn + m.packets)
-            {
-                NS_LOG_LOGIC("qp " << m_qpn << ": resends PSN " << psn
-                                   << " alone (selective repeat)");
-                Segment s = BuildSegment(m, psn);
-                s.retransmission = true;
-                return s;
-            }
-        }
+        const uint64_t psn = m_scoreboard.PopResend();
+        NS_LOG_LOGIC("qp " << m_qpn << ": resends PSN " << psn << " alone (selective repeat)");
+        Segment s = BuildSegment(FindMessage(psn), psn);
+        s.retransmission = true;
+        m_scoreboard.OnTransmit(psn);
+        return s;
     }
     NS_ASSERT(m_sndNxt < m_nextPsn && m_cursor < m_sends.size());
     const SendMessage& m = m_sends[m_cursor];
@@ -163,7 +155,27 @@ RdmaQueuePair::NextSegment()
     {
         ++m_cursor;
     }
+    if (m_nakThreshold > 0)
+    {
+        m_scoreboard.OnTransmit(s.psn);
+    }
     return s;
+}
+
+const RdmaQueuePair::SendMessage&
+RdmaQueuePair::FindMessage(uint64_t psn) const
+{
+    // Messages are in PSN order: the last one starting at or before the PSN.
+    auto it =
+        std::upper_bound(m_sends.begin(), m_sends.end(), psn, [](uint64_t p, const SendMessage& m) {
+            return p < m.firstPsn;
+        });
+    NS_ABORT_MSG_IF(it == m_sends.begin(),
+                    "RdmaQueuePair " << m_qpn << ": PSN " << psn << " is in no message");
+    --it;
+    NS_ABORT_MSG_IF(psn >= it->firstPsn + it->packets,
+                    "RdmaQueuePair " << m_qpn << ": PSN " << psn << " is in no message");
+    return *it;
 }
 
 RdmaQueuePair::Segment
@@ -198,29 +210,37 @@ RdmaQueuePair::BuildSegment(const SendMessage& m, uint64_t psn) const
 bool
 RdmaQueuePair::OnAck(uint32_t psn24,
                      bool nak,
-                     std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done)
+                     std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done,
+                     uint32_t sackBase24,
+                     uint64_t sackBitmap)
 {
-    NS_LOG_FUNCTION(this << psn24 << nak);
+    NS_LOG_FUNCTION(this << psn24 << nak << sackBase24 << sackBitmap);
+    const bool selective = m_nakThreshold > 0;
     // Everything below newUna is acknowledged: an ACK carries the last PSN received
     // in order, a NAK the PSN the receiver expects.
     int64_t psn = Unwrap(psn24, m_sndUna);
     int64_t newUna = nak ? psn : psn + 1;
     if (newUna < static_cast<int64_t>(m_sndUna) || newUna > static_cast<int64_t>(m_sndMax))
     {
-        NS_LOG_LOGIC("qp " << m_qpn << ": " << (nak ? "NAK" : "ACK") << " for PSN " << psn
-                           << " outside [" << m_sndUna << ", " << m_sndMax << "], ignored");
-        return false; // stale or impossible: ignore
+        if (!selective || sackBitmap == 0 || newUna > static_cast<int64_t>(m_sndMax))
+        {
+            NS_LOG_LOGIC("qp " << m_qpn << ": " << (nak ? "NAK" : "ACK") << " for PSN " << psn
+                               << " outside [" << m_sndUna << ", " << m_sndMax << "], ignored");
+            return false; // stale or impossible: ignore
+        }
+        // Overtaken by a newer acknowledgement; what it SACKs was received all the same.
+        newUna = static_cast<int64_t>(m_sndUna);
     }
     bool progress = static_cast<uint64_t>(newUna) > m_sndUna;
     NS_LOG_LOGIC("qp " << m_qpn << ": " << (nak ? "NAK" : "ACK") << " PSN " << psn
                        << ", acknowledged up to " << newUna << " (sent up to " << m_sndMax << ")");
     m_sndUna = static_cast<uint64_t>(newUna);
-    // A resend the acknowledgement has made needless must not count as sendable: with
-    // nothing new to send, NextSegment would run past the last message.
-    m_resend.erase(std::remove_if(m_resend.begin(),
-                                  m_resend.end(),
-                                  [this](uint64_t resend) { return resend < m_sndUna; }),
-                   m_resend.end());
+    // Selective repeat: a resend the acknowledgement has made needless goes (with
+    // nothing new to send, NextSegment would otherwise run past the last message).
+    if (selective)
+    {
+        m_scoreboard.Acknowledge(m_sndUna);
+    }
     while (!m_sends.empty() && m_sends.front().firstPsn + m_sends.front().packets <= m_sndUna)
     {
         done.emplace_back(m_sends.front().info, m_sends.front().cb);
@@ -230,19 +250,36 @@ RdmaQueuePair::OnAck(uint32_t psn24,
             --m_cursor;
         }
     }
+    if (selective)
+    {
+        // Selective repeat: mark what the receiver holds, then resend only what the
+        // order of transmissions shows lost.
+        uint32_t sacked = 0;
+        if (sackBitmap != 0)
+        {
+            const auto base = static_cast<uint64_t>(Unwrap(sackBase24, m_sndUna));
+            uint64_t bits = sackBitmap;
+            for (uint64_t sackPsn = base; bits != 0; ++sackPsn, bits >>= 1)
+            {
+                if ((bits & 1) != 0 && m_scoreboard.Sack(sackPsn))
+                {
+                    ++sacked;
+                }
+            }
+        }
+        else if (nak && m_scoreboard.MarkLost(m_sndUna))
+        {
+            // A NAK without SACK (from a receiver that sends none) names one lost PSN.
+            NS_LOG_LOGIC("qp " << m_qpn << ": NAK without SACK, PSN " << m_sndUna
+                               << " to be resent");
+        }
+        const uint32_t lost = m_scoreboard.DetectLosses();
+        NS_LOG_LOGIC("qp " << m_qpn << ": " << sacked << " PSNs newly SACKed, " << lost
+                           << " found lost");
+        return progress || sacked > 0 || (nak && sackBitmap == 0);
+    }
     if (nak)
     {
-        if (m_nakThreshold > 0)
-        {
-            // Selective repeat: resend only the PSN the receiver is missing.
-            if (m_sndUna < m_sndNxt &&
-                std::find(m_resend.begin(), m_resend.end(), m_sndUna) == m_resend.end())
-            {
-                NS_LOG_LOGIC("qp " << m_qpn << ": NAK, PSN " << m_sndUna << " to be resent");
-                m_resend.push_back(m_sndUna);
-            }
-            return true;
-        }
         GoBackN();
         return true;
     }
@@ -259,7 +296,7 @@ RdmaQueuePair::GoBackN()
     NS_LOG_FUNCTION(this);
     NS_LOG_LOGIC("qp " << m_qpn << ": go back N, resends from PSN " << m_sndUna << " (sent up to "
                        << m_sndMax << ")");
-    m_resend.clear(); // everything from m_sndUna goes again
+    m_scoreboard.ClearResends(); // everything from m_sndUna goes again
     m_sndNxt = m_sndUna;
     m_cursor = 0;
     while (m_cursor < m_sends.size() &&
@@ -267,6 +304,21 @@ RdmaQueuePair::GoBackN()
     {
         ++m_cursor;
     }
+}
+
+void
+RdmaQueuePair::OnTimeout()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_nakThreshold == 0)
+    {
+        GoBackN();
+        return;
+    }
+    // Selective repeat: what the receiver has SACKed is not sent again.
+    const uint32_t queued = m_scoreboard.MarkAllUnsackedLost();
+    NS_LOG_LOGIC("qp " << m_qpn << ": timeout, resends the " << queued << " PSNs of [" << m_sndUna
+                       << ", " << m_sndMax << ") not SACKed");
 }
 
 uint64_t
@@ -293,6 +345,18 @@ RdmaQueuePair::GetPendingSends() const
     return m_sends.size();
 }
 
+bool
+RdmaQueuePair::IsSelectiveRepeat() const
+{
+    return m_nakThreshold > 0;
+}
+
+const SackScoreboard&
+RdmaQueuePair::GetScoreboard() const
+{
+    return m_scoreboard;
+}
+
 void
 RdmaQueuePair::FlushSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& flushed)
 {
@@ -303,11 +367,11 @@ RdmaQueuePair::FlushSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCa
         flushed.emplace_back(m.info, m.cb);
     }
     m_sends.clear();
-    m_resend.clear();
     m_cursor = 0;
     m_sndUna = m_nextPsn;
     m_sndNxt = m_nextPsn;
     m_sndMax = m_nextPsn;
+    m_scoreboard.Reset(m_nextPsn);
 }
 
 void
@@ -339,6 +403,10 @@ RdmaQueuePair::SetNakThreshold(uint32_t packets)
                     "RdmaQueuePair " << m_qpn << ": NakThreshold " << packets
                                      << " above the reorder window " << m_reorderWindow);
     m_nakThreshold = packets;
+    if (packets > 0)
+    {
+        m_scoreboard.SetReorderTolerance(packets);
+    }
 }
 
 RdmaQueuePair::RxResult
@@ -349,11 +417,15 @@ RdmaQueuePair::OnData(uint32_t psn24,
 {
     NS_LOG_FUNCTION(this << psn24 << payload << lastOfMessage);
     int64_t psn = Unwrap(psn24, m_expected);
+    m_lastRxPsn = static_cast<uint64_t>(std::max<int64_t>(psn, 0));
+    // Selective repeat: while NakThreshold packets wait beyond a gap, every arrival is
+    // answered with a NAK and its SACK, so that losing one NAK loses nothing.
+    const bool nakGap = m_nakThreshold > 0 && m_heldCount >= m_nakThreshold;
     if (psn < static_cast<int64_t>(m_expected))
     {
         NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " below the expected " << m_expected
                            << ", duplicate");
-        return RX_DUPLICATE;
+        return nakGap ? RX_DUPLICATE_NAK : RX_DUPLICATE;
     }
     if (psn > static_cast<int64_t>(m_expected))
     {
@@ -365,17 +437,19 @@ RdmaQueuePair::OnData(uint32_t psn24,
             if (m_held[slot] != 0)
             {
                 NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " held already, duplicate");
-                return RX_DUPLICATE;
+                return nakGap ? RX_DUPLICATE_NAK : RX_DUPLICATE;
             }
             NS_LOG_LOGIC("qp " << m_qpn << ": PSN " << psn << " placed out of order, " << ahead
                                << " ahead of the expected " << m_expected);
             m_held[slot] = payload + 1;
             m_heldLast[slot] = lastOfMessage;
             ++m_heldCount;
-            // NAK the gap once, when NakThreshold packets wait beyond it (a resent
-            // packet lost again waits for the retransmission timeout).
-            if (m_nakThreshold > 0 && !m_nakSent && m_heldCount >= m_nakThreshold)
+            // Selective repeat: NAK the gap, with a SACK, at every packet that arrives
+            // while NakThreshold or more wait beyond it.
+            if (m_nakThreshold > 0 && m_heldCount >= m_nakThreshold)
             {
+                NS_LOG_LOGIC("qp " << m_qpn << ": " << m_heldCount << " held beyond PSN "
+                                   << m_expected << ", NAK");
                 m_nakSent = true;
                 return RX_PLACED_NAK;
             }
@@ -449,6 +523,40 @@ uint64_t
 RdmaQueuePair::GetExpectedPsn() const
 {
     return m_expected;
+}
+
+uint32_t
+RdmaQueuePair::GetHeldCount() const
+{
+    return m_heldCount;
+}
+
+RdmaQueuePair::SackInfo
+RdmaQueuePair::GetSack() const
+{
+    SackInfo sack;
+    if (m_held.empty())
+    {
+        sack.basePsn = m_expected + 1;
+        return sack; // nothing is ever held
+    }
+    // The 64 PSNs that end at the last arrival, from just after the expected PSN at
+    // the lowest; bit i stands for base + i.
+    const uint64_t bits = SackHeader::BITS;
+    sack.basePsn = std::max(m_expected + 1, m_lastRxPsn + 1 >= bits ? m_lastRxPsn + 1 - bits : 0);
+    std::size_t slot = sack.basePsn % m_held.size();
+    for (uint64_t i = 0; i < bits && sack.basePsn + i - m_expected <= m_reorderWindow; ++i)
+    {
+        if (m_held[slot] != 0)
+        {
+            sack.bitmap |= uint64_t{1} << i;
+        }
+        if (++slot == m_held.size())
+        {
+            slot = 0;
+        }
+    }
+    return sack;
 }
 
 uint64_t

@@ -6,6 +6,7 @@
 #define AI_FABRIC_RDMA_QUEUE_PAIR_H
 
 #include "rdma-congestion-control.h"
+#include "sack-scoreboard.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -46,7 +47,9 @@ typedef Callback<void, const RdmaCompletion&> RdmaCompletionCallback;
  * \ingroup ai-fabric
  * \brief One end of a reliable-connection queue pair: go-back-N sender state
  * (segmentation to the path MTU, PSNs, ACK/NAK processing) and receiver state
- * (expected PSN, in-order delivery, duplicate and out-of-order handling).
+ * (expected PSN, in-order delivery, duplicate and out-of-order handling), with the
+ * receiver's reorder window (out-of-order placement) and, for selective repeat, its
+ * selective acknowledgements and the sender's scoreboard (SackScoreboard).
  *
  * Pure bookkeeping, no packets and no events: the RdmaTransport turns segments
  * into frames and owns the timers. PSNs are kept as 64-bit counters; only their low
@@ -77,6 +80,14 @@ class RdmaQueuePair
         RX_OUT_OF_ORDER_NAK,  //!< PSN gap: send a NAK for the expected PSN
         RX_OUT_OF_ORDER_DROP, //!< PSN gap already NAKed: drop silently
         RX_DUPLICATE,         //!< already received: re-acknowledge
+        RX_DUPLICATE_NAK,     //!< already received, NakThreshold held beyond a gap: NAK it
+    };
+
+    /// Selective acknowledgement: which PSNs from a base on the receiver holds.
+    struct SackInfo
+    {
+        uint64_t basePsn{0}; //!< 64-bit PSN of bit 0
+        uint64_t bitmap{0};  //!< bit i set: PSN basePsn + i received
     };
 
     /**
@@ -123,17 +134,30 @@ class RdmaQueuePair
     /// \return the next segment to send; advances the send pointer (HasSendable() first)
     Segment NextSegment();
     /**
-     * Process an ACK or a PSN-sequence-error NAK.
+     * Process an ACK or a PSN-sequence-error NAK, with its selective acknowledgement.
+     *
+     * Go-back-N (no NakThreshold): a NAK rewinds to the PSN it names. Selective repeat:
+     * the SACKed PSNs are marked on the scoreboard and the PSNs they show lost (with
+     * NakThreshold packets sent after them received) are queued for
+     * resend, each once per detection; a NAK without SACK names its PSN as lost.
      * \param psn24 BTH PSN (ACK: last PSN received in order; NAK: the expected PSN)
      * \param nak whether it is a NAK
      * \param done receives the messages completed by this ACK (appended)
-     * \return true if the oldest unacknowledged PSN moved forward or a NAK rewound
+     * \param sackBase24 the SACK's base PSN (24 bits)
+     * \param sackBitmap the SACK's bitmap, bit i for PSN sackBase24 + i (0: no SACK)
+     * \return true if the oldest unacknowledged PSN moved forward, a NAK rewound, or
+     *         (selective repeat) a PSN not known to be received was SACKed
      */
     bool OnAck(uint32_t psn24,
                bool nak,
-               std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
-    /// Rewind the send pointer to the oldest unacknowledged PSN (timeout).
+               std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done,
+               uint32_t sackBase24 = 0,
+               uint64_t sackBitmap = 0);
+    /// Rewind the send pointer to the oldest unacknowledged PSN.
     void GoBackN();
+    /// Retransmission timeout: go-back-N rewinds to the oldest unacknowledged PSN
+    /// (GoBackN); selective repeat queues for resend every PSN not SACKed.
+    void OnTimeout();
     /// \return oldest unacknowledged PSN
     uint64_t GetSndUna() const;
     /// \return next PSN to send
@@ -148,6 +172,10 @@ class RdmaQueuePair
      * \param flushed the messages and their callbacks are appended to it
      */
     void FlushSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& flushed);
+    /// \return whether this queue pair runs selective repeat (a NakThreshold is set)
+    bool IsSelectiveRepeat() const;
+    /// \return the selective-repeat sender's scoreboard (empty otherwise)
+    const SackScoreboard& GetScoreboard() const;
 
     // ---- receiver ----
 
@@ -166,9 +194,11 @@ class RdmaQueuePair
     void SetReorderWindow(uint32_t packets);
 
     /**
-     * Selective repeat: the receiver NAKs a gap once this many packets are held
-     * beyond it (0: never, out-of-order placement alone), and the sender, on a NAK,
-     * resends only the packet the NAK names instead of going back. Before any data.
+     * Selective repeat: the receiver NAKs a gap, with a selective acknowledgement,
+     * for every packet that arrives while this many or more are held beyond it (0:
+     * never, out-of-order placement alone); the sender deems a PSN lost once this many
+     * packets sent after it are acknowledged, and resends only
+     * the lost PSNs instead of going back. Before any data.
      * \param packets the threshold (needs a reorder window at least as large)
      */
     void SetNakThreshold(uint32_t packets);
@@ -190,6 +220,15 @@ class RdmaQueuePair
                     std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& completed);
     /// \return next expected PSN
     uint64_t GetExpectedPsn() const;
+    /// \return packets held beyond a gap now
+    uint32_t GetHeldCount() const;
+    /**
+     * The selective acknowledgement an ACK or NAK sent now carries: the held PSNs
+     * among the 64 (SackHeader::BITS) that end at the last data packet received, or
+     * that start just after the expected PSN if that is higher.
+     * \return the base PSN and the bitmap
+     */
+    SackInfo GetSack() const;
     /// \return messages completed at the receiver (the MSN)
     uint64_t GetMsn() const;
     /// \return payload bytes delivered in order
@@ -250,16 +289,19 @@ class RdmaQueuePair
 
     std::deque<RecvMessage> m_recvs; //!< expected messages, in order
     uint64_t m_expected{0};          //!< next expected PSN
-    bool m_nakSent{false};           //!< a NAK is outstanding for m_expected
+    bool m_nakSent{false};           //!< a NAK is outstanding for m_expected (go-back-N)
+    uint64_t m_lastRxPsn{0};         //!< PSN of the last data packet received
     uint32_t m_reorderWindow{0};     //!< packets held beyond a gap (0: go-back-N)
     uint32_t m_nakThreshold{0};      //!< held packets before a NAK (0: none)
     uint32_t m_heldCount{0};         //!< packets held now
-    std::deque<uint64_t> m_resend;   //!< sender: PSNs to resend, selective repeat
+    SackScoreboard m_scoreboard;     //!< sender: SACKed, lost, to resend (selective repeat)
     /// per PSN slot (PSN mod window + 1): payload + 1 of a held packet (0: none)
     std::vector<uint32_t> m_held;
     std::vector<bool> m_heldLast; //!< per slot: the held packet ends its message
     /// \param m a message being sent \param psn one of its PSNs \return its segment
     Segment BuildSegment(const SendMessage& m, uint64_t psn) const;
+    /// \param psn an unacknowledged PSN \return the message holding it
+    const SendMessage& FindMessage(uint64_t psn) const;
     /**
      * Deliver one in-order packet to the oldest posted receive.
      * \param payload its payload bytes

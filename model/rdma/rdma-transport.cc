@@ -17,6 +17,7 @@
 #include "ns3/rdma-loss-recovery.h"
 #include "ns3/reth-header.h"
 #include "ns3/roce-net-device.h"
+#include "ns3/sack-header.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/udp-header.h"
@@ -95,7 +96,8 @@ RdmaTransport::GetTypeId()
                           MakeUintegerChecker<uint32_t>(0, 0xFFFFFF))
             .AddAttribute("RetransmitTimeout",
                           "Local ACK timeout: resend from the oldest unacknowledged PSN "
-                          "(4.096 us x 2^8 by default)",
+                          "(selective repeat: every PSN not SACKed; 4.096 us x 2^8 by "
+                          "default)",
                           TimeValue(NanoSeconds(4096 * 256)),
                           MakeTimeAccessor(&RdmaTransport::m_rto),
                           MakeTimeChecker())
@@ -135,7 +137,8 @@ RdmaTransport::GetTypeId()
                           "ns3::OutOfOrderPlacementRecovery[ReorderWindow=N] (packets beyond "
                           "a gap held, losses left to the timeout) or "
                           "ns3::SelectiveRepeatRecovery[ReorderWindow=N|NakThreshold=k] "
-                          "(only the missing packet resent, as IRN)",
+                          "(NAKs with selective acknowledgements; only lost packets resent, "
+                          "as IRN)",
                           ObjectFactoryValue(DefaultLossRecovery()),
                           MakeObjectFactoryAccessor(&RdmaTransport::m_lossRecoveryFactory),
                           MakeObjectFactoryChecker())
@@ -895,6 +898,15 @@ RdmaTransport::SendAck(RdmaQueuePair& qp, bool nak)
     AethHeader aeth;
     aeth.SetSyndrome(nak ? AethHeader::NAK_PSN_ERROR : AethHeader::ACK_UNLIMITED);
     aeth.SetMsn(static_cast<uint32_t>(qp.GetMsn()));
+    if (qp.IsSelectiveRepeat() && qp.GetHeldCount() > 0)
+    {
+        // What is held beyond the gap, so the sender resends only what is missing.
+        const RdmaQueuePair::SackInfo info = qp.GetSack();
+        SackHeader sack;
+        sack.SetBasePsn(static_cast<uint32_t>(info.basePsn));
+        sack.SetBitmap(info.bitmap);
+        packet->AddHeader(sack);
+    }
     packet->AddHeader(aeth);
     BthHeader bth;
     bth.SetOpcode(BthHeader::RC_ACKNOWLEDGE);
@@ -1012,7 +1024,9 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     switch (bth.GetOpcode())
     {
     case BthHeader::RC_ACKNOWLEDGE:
-        if (rest != AethHeader::SIZE + IcrcTrailer::SIZE)
+        // A selective-repeat receiver holding packets adds a SACK after the AETH.
+        if (rest != AethHeader::SIZE + IcrcTrailer::SIZE &&
+            rest != AethHeader::SIZE + SackHeader::SIZE + IcrcTrailer::SIZE)
         {
             return DropMalformed(packet, "Acknowledge without AETH and ICRC");
         }
@@ -1056,16 +1070,22 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     if (opcode == BthHeader::RC_ACKNOWLEDGE)
     {
         AethHeader aeth;
-        aeth.Deserialize(it);
+        it.Next(aeth.Deserialize(it));
         bool nak = aeth.IsNak();
+        SackHeader sack;
+        if (rest == AethHeader::SIZE + SackHeader::SIZE + IcrcTrailer::SIZE)
+        {
+            sack.Deserialize(it);
+        }
         NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": " << (nak ? "NAK" : "ACK") << " "
-                             << packet->GetUid() << ", PSN " << bth.GetPsn());
+                             << packet->GetUid() << ", PSN " << bth.GetPsn() << ", SACK base "
+                             << sack.GetBasePsn() << " bitmap " << sack.GetBitmap());
         nak ? ++m_stats.naksReceived : ++m_stats.acksReceived;
         // Reused between ACKs (no allocation per ACK); Receive never re-enters itself.
         auto& done = m_completedSends;
         done.clear();
         const uint64_t unaBefore = qp.GetSndUna();
-        bool progress = qp.OnAck(bth.GetPsn(), nak, done);
+        bool progress = qp.OnAck(bth.GetPsn(), nak, done, sack.GetBasePsn(), sack.GetBitmap());
         // RTT sample: the newest first transmission the ACK covers (Karn's rule:
         // after a go-back-N the retransmitted PSNs give none).
         Time rtt(-1);
@@ -1166,12 +1186,12 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         ++m_stats.outOfOrderPlaced;
         if (bth.GetAckReq())
         {
-            SendAck(qp, false); // cumulative: what arrived in order so far
+            SendAck(qp, false); // cumulative (and a SACK, selective repeat)
         }
         break;
     case RdmaQueuePair::RX_PLACED_NAK:
         ++m_stats.outOfOrderPlaced;
-        SendAck(qp, true); // the gap: the sender resends that packet only
+        SendAck(qp, true); // the gap and a SACK: the sender resends only what is lost
         break;
     case RdmaQueuePair::RX_OUT_OF_ORDER_NAK:
         ++m_stats.outOfOrderDropped;
@@ -1183,6 +1203,10 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     case RdmaQueuePair::RX_DUPLICATE:
         ++m_stats.duplicatesReceived;
         SendAck(qp, false);
+        break;
+    case RdmaQueuePair::RX_DUPLICATE_NAK:
+        ++m_stats.duplicatesReceived;
+        SendAck(qp, true); // the gap persists: the NAK's SACK tells the sender what it holds
         break;
     }
     return true;
@@ -1265,8 +1289,10 @@ RdmaTransport::RetransmitTimeout(uint32_t qpn)
         FailQp(qpn);
         return;
     }
-    qp.GoBackN();
-    qp.sendTimes.clear(); // every PSN in flight goes again: no RTT sample from them
+    // Go-back-N resends everything from the oldest unacknowledged PSN, selective
+    // repeat every PSN not SACKed.
+    qp.OnTimeout();
+    qp.sendTimes.clear(); // PSNs in flight go again: no RTT sample from them
     // The retransmission re-arms the timer when it leaves: a QP held back by its
     // rate limiter or by PFC does not use up its retries without sending.
     Activate(qp);

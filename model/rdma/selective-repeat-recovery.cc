@@ -24,9 +24,12 @@ SelectiveRepeatRecovery::GetTypeId()
             .SetGroupName("AiFabric")
             .AddConstructor<SelectiveRepeatRecovery>()
             .AddAttribute("NakThreshold",
-                          "Packets held beyond a gap before the receiver NAKs it, "
-                          "1..ReorderWindow (1: at the first, as IRN does; more tolerates "
-                          "that much reordering without a retransmission)",
+                          "Packets held beyond a gap before the receiver NAKs it (then it "
+                          "NAKs, with a SACK, every arrival while the gap lasts), and "
+                          "packets sent after an unacknowledged one that must be acknowledged "
+                          "before the sender deems it lost: 1..ReorderWindow (1: at once, as "
+                          "IRN does; more tolerates that much reordering without a "
+                          "retransmission)",
                           UintegerValue(1),
                           MakeUintegerAccessor(&SelectiveRepeatRecovery::m_nakThreshold),
                           MakeUintegerChecker<uint32_t>());
