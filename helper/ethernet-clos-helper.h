@@ -105,6 +105,12 @@ class EthernetClosHelper : public ClusterFabricHelper
      */
     uint32_t GetLeafUplinkPort(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
+    void SetFabricLinkErrorModel(uint32_t leaf,
+                                 uint32_t spine,
+                                 uint32_t link,
+                                 Ptr<ErrorModel> em) override;
+    std::string FindFabricLinkErrorModelProblem() const override;
+
     /**
      * Fail (or restore) a leaf-spine link after a delay. Frames on the wire and
      * sent into it while it is down are lost (counted). The two switches at its ends
@@ -118,11 +124,6 @@ class EthernetClosHelper : public ClusterFabricHelper
      * \param at delay from now (as Simulator::Schedule; not negative)
      * \param up new state
      */
-    void SetFabricLinkErrorModel(uint32_t leaf,
-                                 uint32_t spine,
-                                 uint32_t link,
-                                 Ptr<ErrorModel> em) override;
-    std::string FindFabricLinkErrorModelProblem() const override;
     void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up) override;
 
     /// \return totals over the whole fabric

@@ -153,17 +153,18 @@ class ScheduledFabricHelper : public ClusterFabricHelper
      */
     Ptr<CellChannel> GetFabricChannel(uint32_t leaf, uint32_t spine, uint32_t link) const;
 
+    void SetFabricLinkErrorModel(uint32_t leaf,
+                                 uint32_t spine,
+                                 uint32_t link,
+                                 Ptr<ErrorModel> em) override;
+    std::string FindFabricLinkErrorModelProblem() const override;
+
     /**
      * Fail (or restore) a fabric link after a delay.
      * \param leaf leaf index \param spine spine index \param link parallel link
      * \param at delay from now (as Simulator::Schedule; not negative)
      * \param up new state
      */
-    void SetFabricLinkErrorModel(uint32_t leaf,
-                                 uint32_t spine,
-                                 uint32_t link,
-                                 Ptr<ErrorModel> em) override;
-    std::string FindFabricLinkErrorModelProblem() const override;
     void ScheduleLinkState(uint32_t leaf, uint32_t spine, uint32_t link, Time at, bool up) override;
 
     /// \return totals over the whole fabric

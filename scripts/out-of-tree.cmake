@@ -289,6 +289,21 @@ ${rerun} rerun/fabric-permutation-error-model.json --program examples/fabric-per
                    ${CMAKE_BINARY_DIR}/examples
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 
+  # What the examples' results show a user (scripts/check-example-results.py): one
+  # test a case.
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-example-results.py --list
+    OUTPUT_VARIABLE result_cases OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  string(REPLACE "\n" ";" result_cases "${result_cases}")
+  foreach(result_case ${result_cases})
+    add_test(NAME ai-fabric-results-${result_case}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-example-results.py
+                     ${CMAKE_BINARY_DIR}/examples ${result_case}
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                                         ${CMAKE_SOURCE_DIR}/scripts/check-example-results.py)
+
   # The flagship's results at a reduced size: schema, conservation, the scheduled
   # fabric's drops, idle fabrics against ideal, and the same files for any --jobs.
   add_test(NAME ai-fabric-comparison-results

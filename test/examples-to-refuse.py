@@ -56,6 +56,11 @@ refused_examples = [
     ("collective-perf --sprayPolicy=Hose", "--sprayPolicy=Hose is not a spray policy"),
     ("collective-perf --fabric=ethernet --loadBalancing=Hash", "--loadBalancing=Hash is not a load balancing"),
     ("collective-perf --congestionControl=Reno", "--congestionControl=Reno is not a congestion control"),
+    ("collective-perf --leaves=1 --hostsPerLeaf=1 --gpusPerServer=1 --op=AllGather",
+     "--leaves=1 x --hostsPerLeaf=1 is 1 GPU: a collective needs a communicator of at least 2 "
+     "ranks"),
+    ("collective-perf --fabric=ethernet --bufferSize=0",
+     "--bufferSize=0 must be in 1..18446744073709551615 (SharedBufferMmu::BufferSize)"),
     ("data-parallel --gradientBytes=0", "--gradientBytes=0 must be in 1..18446744073709551615"),
     ("data-parallel --bucketBytes=-5", "--bucketBytes=-5 is not a whole number of bytes"),
     ("data-parallel --forwardTime=-1ms", "--forwardTime=-1ms must not be negative"),
@@ -125,6 +130,13 @@ refused_examples = [
     ("training-job --iterations=0", "--iterations=0 must be in 1..4294967295"),
     ("training-job --skew=-1", "--skew=-1 must not be negative"),
     ("training-job --gpus=0-7", "--gpus=0-7 lists 8 GPUs, the job has tp x pp x dp = 32"),
+    ("training-job --tp=6 --pp=1 --dp=2",
+     "--tp=6: TP group of GPUs 6,7,8,9,10,11 spans servers 0 and 1 (--gpusPerServer=8); a "
+     "tensor-parallel group must be inside a server"),
+    ("training-job --gpus=4-19 --tp=8 --pp=1 --dp=2",
+     "--tp=8 with --gpus=4-19: TP group of GPUs 4,5,6,7,8,9,10,11 spans servers 0 and 1"),
+    ("training-job --gpusPerServer=2 --tp=4 --pp=2 --dp=1",
+     "--tp=4: TP group of GPUs 0,1,2,3 spans servers 0 and 1 (--gpusPerServer=2)"),
     ("tenants --workloads=dp,tp", "--workloads=dp,tp: tp is not a workload (dp or moe)"),
     ("tenants --workloads=dp,", "--workloads=dp, has an empty item"),
     ("tenants --workloads=moe --experts=24", "--experts=24 is not a multiple of --jobGpus=16"),
@@ -145,6 +157,16 @@ refused_examples = [
     ("fabric-incast --json=/proc/no-such-directory/x.json",
      "--json=/proc/no-such-directory/x.json cannot be written"),
     ("fabric-incast --gpusPerServer=4", "Invalid command-line argument: --gpusPerServer=4"),
+    ("fabric-incast --transport=rdma --messageSize=3X",
+     "--messageSize=3X is not a whole number of bytes"),
+    ("fabric-incast --senderPlacement=nearby",
+     "--senderPlacement=nearby is not a placement (first, local or remote)"),
+    ("fabric-incast --senders=3 --hostsPerLeaf=3 --senderPlacement=local",
+     "--senderPlacement=local: --senders=3 do not fit beside the receiver on its leaf "
+     "(--hostsPerLeaf=3)"),
+    ("fabric-incast --senders=7 --leaves=3 --hostsPerLeaf=3 --senderPlacement=remote",
+     "--senderPlacement=remote: --senders=7 need 7 hosts off the receiver's leaf, the cluster "
+     "has 6"),
     ("fabric-permutation --shift=16", "--shift=16 maps hosts onto themselves"),
     ("fabric-permutation --transport=rdma --hostLinkRate=10Mbps",
      "--hostLinkRate=10Mbps: a full RDMA frame (4194 B on the wire) takes"),
@@ -155,16 +177,31 @@ refused_examples = [
      "--restoreAt=40us must be after --failAt=50us"),
     ("fabric-permutation --transport=rdma --congestionControl=Reno",
      "--congestionControl=Reno is not a congestion control"),
+    ("fabric-permutation --transport=rdma --messageSize=1.5M",
+     "--messageSize=1.5M is not a whole number of bytes"),
+    ("fabric-permutation --lossyLink=2:0:0",
+     "--lossyLink=2:0:0 is a leaf-spine link: --fabric=scheduled cannot lose frames on one"),
+    ("fabric-permutation --fabric=ethernet --lossyLink=0:5:0",
+     "--lossyLink=0:5:0 is not a host (0..15) or leaf:spine:link of this cluster (4 leaves, 5 "
+     "spines, 1 links per leaf-spine pair)"),
+    ("fabric-permutation --lossyLink=16", "--lossyLink=16 is not a host (0..15)"),
+    ("fabric-permutation --lossyLink=3 --lossRate=0", "--lossRate=0 must be in (0, 1]"),
+    ("fabric-permutation --lossRate=0.2", "--lossRate=0.2 needs --lossyLink"),
     ("rdma-point-to-point --mtu=8192", "--mtu=8192 must be in 256..4096"),
     ("rdma-point-to-point --rate=100", "--rate=100 is not a data rate"),
     ("rdma-point-to-point --size=0", "--size=0 must be at least 1"),
     # Values only a model can judge: its NS_ABORT while the example builds is a
-    # refusal too (exit status 1, not an abort signal).
+    # refusal too (exit status 1, not an abort signal), one line with the model's
+    # message and without the abort's source file and line.
     ("fabric-incast --fabric=ethernet --bufferSize=1000",
      "SharedBufferMmu: BufferSize 1000 B leaves no shared pool"),
     ("fabric-incast --ns3::CreditScheduler::OverGrant=0.5",
-     "fabric-incast: the model refused the configuration (message above); nothing ran"),
+     "fabric-incast: the model refused the configuration: OverGrant=0.5 must be at least 1; "
+     "nothing ran"),
     ("fabric-incast --ns3::CreditScheduler::TurnBatch=5", "TurnBatch=5 must be in 1..4"),
     ("data-parallel --ns3::RdmaTransport::Mtu=100",
      "data-parallel: the model refused the configuration"),
+    ("data-parallel --fabric=ethernet --bufferSize=3000",
+     "data-parallel: the model refused the configuration (--bufferSize=3000): SharedBufferMmu: "
+     "BufferSize 3000 B leaves no shared pool"),
 ]

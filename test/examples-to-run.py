@@ -14,6 +14,10 @@ cpp_examples = [
     ("fabric-permutation --leaves=2 --hostsPerLeaf=2 --spines=3", "True", "True"),
     ("fabric-permutation --fabric=ethernet --leaves=2 --hostsPerLeaf=2 --spines=3",
      "True", "True"),
+    ("fabric-permutation --transport=rdma --messageSize=64K --leaves=2 --hostsPerLeaf=2 "
+     "--spines=3", "True", "True"),
+    ("fabric-incast --hostsPerLeaf=2 --senders=3 --senderPlacement=remote --transport=rdma "
+     "--messageSize=32K", "True", "True"),
     ("collective-perf --maxBytes=1M --iterations=2", "True", "True"),
     ("collective-perf --fabric=ethernet --op=AllGather --algorithm=hierarchical --maxBytes=1M "
      "--iterations=2", "True", "True"),
