@@ -5,12 +5,16 @@
 #include "run-record.h"
 
 #include "ns3/attribute-text.h"
+#include "ns3/checked-value.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -103,6 +107,22 @@ RunRecord::ApplyRandomOptions(int argc, char* argv[])
         const std::string option = argument.substr(name, equal - name);
         if (option == "RngRun" || option == "RngSeed")
         {
+            // ns-3 reads them as unsigned integers: "-1" would wrap to 2^64 - 1,
+            // and RngSeed 0 is no seed.
+            const std::string text = argument.substr(equal + 1);
+            const uint64_t lowest = option == "RngSeed" ? 1 : 0;
+            const uint64_t highest = option == "RngSeed" ? 0xFFFFFFFFull : UINT64_MAX;
+            errno = 0;
+            char* end = nullptr;
+            const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+            if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) ||
+                *end != '\0' || errno == ERANGE || value < lowest || value > highest)
+            {
+                const std::string program = argv[0];
+                RefuseOption(program.substr(program.find_last_of('/') + 1),
+                             "--" + option + "=" + text + " must be a whole number in " +
+                                 std::to_string(lowest) + ".." + std::to_string(highest));
+            }
             const bool bound =
                 GlobalValue::BindFailSafe(option, StringValue(argument.substr(equal + 1)));
             NS_LOG_LOGIC(option << " = " << argument.substr(equal + 1)
