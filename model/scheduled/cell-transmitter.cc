@@ -68,7 +68,9 @@ CellTransmitter::SetLinks(uint32_t dstLeaf,
     NS_LOG_FUNCTION(this << dstLeaf << dataLinks.size() << controlLinks.size());
     // A link gone from the usable set (down, or its spine cannot reach the leaf
     // any more) may have taken cells with it; flow control changes data links only.
+    // (Flow control calls this often, with the control links unchanged.)
     const bool pathLost =
+        controlLinks != m_control[dstLeaf] &&
         std::any_of(m_control[dstLeaf].begin(), m_control[dstLeaf].end(), [&](uint32_t port) {
             return std::find(controlLinks.begin(), controlLinks.end(), port) == controlLinks.end();
         });
