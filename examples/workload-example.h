@@ -364,10 +364,12 @@ class WorkloadSimulation
         for (uint32_t i = 0; i < apps.GetN(); ++i)
         {
             Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(i));
-            app->TraceConnectWithoutContext("Failed",
-                                            MakeBoundCallback(&OnWorkloadFailed, &m_apps));
+            // Bound as the sinks take it (a pointer to const): a mismatched bound
+            // type is undefined behaviour the sanitizers report.
+            const ApplicationContainer* all = &m_apps;
+            app->TraceConnectWithoutContext("Failed", MakeBoundCallback(&OnWorkloadFailed, all));
             app->TraceConnectWithoutContext("IterationDone",
-                                            MakeBoundCallback(&OnIterationDone, &m_apps));
+                                            MakeBoundCallback(&OnIterationDone, all));
         }
         apps.Start(NanoSeconds(1));
         Simulator::Run();
