@@ -180,7 +180,9 @@ RdmaHelper::StopWhenStalled()
 {
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_table, "RdmaHelper: StopWhenStalled before Install");
-    const auto check = MakeBoundCallback(&RdmaHelper::CheckStalled, m_table.get());
+    const auto check =
+        MakeBoundCallback(&RdmaHelper::CheckStalled,
+                          static_cast<const RdmaTransport::RankTable*>(m_table.get()));
     for (const auto& transport : m_table->transports)
     {
         transport->TraceConnectWithoutContext("MessageSent", check);

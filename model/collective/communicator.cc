@@ -320,6 +320,9 @@ Communicator::OnRdmaFailure(uint32_t src,
            << ": its RDMA queue pair failed after RetryLimit retransmission timeouts";
     m_failure = reason.str();
     NS_LOG_LOGIC(m_failure);
+    // The operations in flight now never finish, and each holds this communicator:
+    // break that cycle when the simulation is destroyed.
+    Simulator::ScheduleDestroy(&Communicator::Dispose, Ptr<Communicator>(this));
     m_failedTrace(m_failure);
     // Callbacks may add callbacks: iterate over a copy.
     const std::vector<FailureCallback> callbacks = *m_failureCallbacks;
