@@ -21,9 +21,10 @@
 // index, or a leaf-spine link, leaf:spine:link (Ethernet Clos only), loses each
 // frame it carries, either way, with probability --lossRate; no other link loses.
 //
-// The example prints each flow's goodput, the host-link bound and the fabric
-// bound (cell and control-cell overhead on the scheduled fabric, links x rate on
-// the Ethernet Clos) and says which one binds, the fabric's queue high-water
+// The example prints each flow's goodput against its max-min fair share, all
+// flows' against the most they can carry together, the host-link bound and the
+// fabric bound (cell and control-cell overhead on the scheduled fabric, links x
+// rate on the Ethernet Clos) and says which one binds, the fabric's queue high-water
 // marks, drops and the conservation of packets and bytes, writes JSON and every
 // fabric counter as CSV (--stats).
 //
@@ -32,6 +33,7 @@
 //   ./fabric-permutation --fabric=ethernet --transport=rdma --lossyLink=1:0:0 --lossRate=0.001
 
 #include "fabric-example.h"
+#include "permutation-bounds.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/command-line.h"
@@ -464,115 +466,32 @@ main(int argc, char* argv[])
         return hostBound * n * double(cluster.fabricLinkRate.GetBitRate()) /
                (cluster.hostsPerLeaf * double(cluster.hostLinkRate.GetBitRate()));
     };
-    // Each flow's bound: its max-min fair share of what it crosses, given the flows
-    // actually sharing each part: its source's and destination's host links, and,
-    // leaving its leaf, the source leaf's fabric capacity shared by every flow that
-    // leaves that leaf and the destination leaf's shared by every flow entering it
-    // (a leaf's capacity is its hosts' fabric bound added up). A shift fills every
-    // leaf evenly; a random derangement does not, and its flows are bound by what
-    // they share.
-    auto flowBounds = [&](const std::vector<uint32_t>& linksOf) {
-        struct Resource
-        {
-            double capacity;             // bit/s left
-            std::vector<uint32_t> flows; // the flows through it
-        };
-
-        std::vector<Resource> resources;
-        std::vector<std::vector<uint32_t>> used(hosts); // per flow, its resources
-        const auto add = [&](double capacity, const std::vector<uint32_t>& flows) {
-            for (uint32_t f : flows)
-            {
-                used[f].push_back(static_cast<uint32_t>(resources.size()));
-            }
-            resources.push_back({capacity, flows});
-        };
-        std::vector<std::vector<uint32_t>> leaving(cluster.leaves);
-        std::vector<std::vector<uint32_t>> entering(cluster.leaves);
-        std::vector<std::vector<uint32_t>> into(hosts);
+    // What the flows can get with the links each leaf has: each flow's max-min fair
+    // share, and the most all of them carry together (permutation-bounds.h). A shift
+    // fills every leaf evenly; a random derangement does not.
+    const auto permutationWith = [&](const std::vector<uint32_t>& linksOf) {
+        permutation_bounds::Permutation p{dst, {}, hostBound, {}};
         for (uint32_t h = 0; h < hosts; ++h)
         {
-            add(hostBound, {h}); // its sending link
-            into[dst[h]].push_back(h);
-            const uint32_t a = cluster.GetLeafOfHost(h);
-            const uint32_t b = cluster.GetLeafOfHost(dst[h]);
-            if (a != b)
-            {
-                leaving[a].push_back(h);
-                entering[b].push_back(h);
-            }
-        }
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            add(hostBound, into[h]); // its receiving link
+            p.leafOf.push_back(cluster.GetLeafOfHost(h));
         }
         for (uint32_t l = 0; l < cluster.leaves; ++l)
         {
-            add(fabricBound(linksOf[l]) * cluster.hostsPerLeaf, leaving[l]);
-            add(fabricBound(linksOf[l]) * cluster.hostsPerLeaf, entering[l]);
+            p.leafCapacity.push_back(fabricBound(linksOf[l]) * cluster.hostsPerLeaf);
         }
-        // Water-filling: the resource with the smallest share per unfixed flow fixes
-        // its flows at that share, until every flow is fixed.
-        std::vector<double> rate(hosts, -1);
-        for (uint32_t fixed = 0; fixed < hosts;)
-        {
-            double share = std::numeric_limits<double>::max();
-            for (const Resource& r : resources)
-            {
-                uint32_t open = 0;
-                for (uint32_t f : r.flows)
-                {
-                    open += rate[f] < 0;
-                }
-                if (open > 0)
-                {
-                    share = std::min(share, std::max(0.0, r.capacity) / open);
-                }
-            }
-            for (Resource& r : resources)
-            {
-                uint32_t open = 0;
-                for (uint32_t f : r.flows)
-                {
-                    open += rate[f] < 0;
-                }
-                if (open == 0 || std::max(0.0, r.capacity) / open > share * (1 + 1e-12))
-                {
-                    continue;
-                }
-                for (uint32_t f : r.flows)
-                {
-                    if (rate[f] >= 0)
-                    {
-                        continue;
-                    }
-                    rate[f] = share;
-                    ++fixed;
-                    for (uint32_t other : used[f])
-                    {
-                        resources[other].capacity -= share;
-                    }
-                }
-            }
-        }
-        return rate;
+        return p;
     };
-    const std::vector<uint32_t> allLinks(cluster.leaves, links);
-    const std::vector<double> ownBounds = flowBounds(allLinks);
-    const std::vector<double> boundsAfterFailure = flowBounds(usable);
-    double bound = 0;
-    double boundAfterFailure = 0;
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        bound += ownBounds[h];
-        boundAfterFailure += boundsAfterFailure[h];
-    }
+    const auto withAllLinks = permutationWith(std::vector<uint32_t>(cluster.leaves, links));
+    const std::vector<double> fairShares = permutation_bounds::FairShares(withAllLinks);
+    const double bound = permutation_bounds::MaxAggregate(withAllLinks);
+    const double boundAfterFailure = permutation_bounds::MaxAggregate(permutationWith(usable));
 
     std::cout << options.fabric << " permutation (" << transport << ") on " << cluster.ToString()
               << std::endl;
     nlohmann::json flows = nlohmann::json::array();
     double worst = 1e300;
     double sum = 0;
+    double aggregate = 0;
     for (uint32_t h = 0; h < hosts; ++h)
     {
         double rate = 0;
@@ -584,14 +503,15 @@ main(int argc, char* argv[])
         {
             rate = sinks[dst[h]].bytes * 8.0 / (duration - warmup).GetSeconds();
         }
-        const double own = ownBounds[h]; // with every link: above 0
-        worst = std::min(worst, rate / own);
-        sum += rate / own;
+        const double share = fairShares[h]; // with every link: above 0
+        worst = std::min(worst, rate / share);
+        sum += rate / share;
+        aggregate += rate;
         nlohmann::json flow = {{"src", h},
                                {"dst", dst[h]},
                                {"goodputGbps", rate / 1e9},
-                               {"boundGbps", own / 1e9},
-                               {"overBound", rate / own}};
+                               {"fairShareGbps", share / 1e9},
+                               {"overFairShare", rate / share}};
         if (rdmaTransport)
         {
             const auto& sent = rdma.GetTransport(h)->GetStats();
@@ -601,8 +521,8 @@ main(int argc, char* argv[])
             flow["timeouts"] = sent.timeouts;
         }
         flows.push_back(flow);
-        std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s (" << rate / own
-                  << " of its bound)"
+        std::cout << "  " << h << " -> " << dst[h] << ": " << rate / 1e9 << " Gb/s ("
+                  << rate / share << " of its fair share)"
                   << (rdmaTransport && givenUp[h]         ? ", given up (its queue pair failed)"
                       : rdmaTransport && done[h].IsZero() ? ", did not complete"
                                                           : "")
@@ -617,8 +537,10 @@ main(int argc, char* argv[])
         std::cout << "  warning: the fabric's effective speedup is " << fabricFull / hostBound
                   << ", below 1: the fabric, not the host links, limits the hosts" << std::endl;
     }
-    std::cout << "  worst flow " << worst << ", mean " << sum / hosts << " of its bound"
-              << std::endl;
+    std::cout << "  worst flow " << worst << ", mean " << sum / hosts
+              << " of its max-min fair share; all flows " << aggregate / 1e9
+              << " Gb/s = " << aggregate / bound << " of the most they can carry together, "
+              << bound / 1e9 << " Gb/s" << std::endl;
 
     // Throughput over time, and after the failure.
     nlohmann::json series = nlohmann::json::array();
@@ -724,9 +646,11 @@ main(int argc, char* argv[])
         {"hostBoundGbps", hostBound / 1e9},
         {"fabricBoundGbps", fabricFull / 1e9},
         {"binding", fabricFull < hostBound ? "fabric" : "host link"},
+        {"aggregateGbps", aggregate / 1e9},
         {"aggregateBoundGbps", bound / 1e9},
-        {"worstOverBound", worst},
-        {"meanOverBound", sum / hosts},
+        {"aggregateOverBound", aggregate / bound},
+        {"worstOverFairShare", worst},
+        {"meanOverFairShare", sum / hosts},
         {"flows", flows},
         {"timeSeries", series},
     };
