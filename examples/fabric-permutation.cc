@@ -18,8 +18,9 @@
 // recover.
 //
 // One link can lose frames instead (--lossyLink): a host link, given by its host
-// index, or a leaf-spine link, leaf:spine:link (Ethernet Clos only), loses each
-// frame it carries, either way, with probability --lossRate; no other link loses.
+// index, or a leaf-spine link, leaf:spine:link, loses each frame (on the scheduled
+// fabric's leaf-spine links, each cell) it carries, either way, with probability
+// --lossRate; no other link loses.
 //
 // The example prints each flow's goodput against its max-min fair share, all
 // flows' against the most they can carry together, the host-link bound and the
@@ -187,14 +188,16 @@ main(int argc, char* argv[])
                     "settle",
                     "throughput after a failure is measured from --failAt + this on",
                     settle);
-    AddCheckedValue(cmd,
-                    "lossyLink",
-                    "one link that loses frames, both ways: a host's link (its host index) or a "
-                    "leaf-spine link as leaf:spine:link (ethernet only); empty: none",
-                    lossyLink);
+    AddCheckedValue(
+        cmd,
+        "lossyLink",
+        "one link that loses frames (cells on the scheduled fabric's leaf-spine links), "
+        "both ways: a host's link (its host index) or a leaf-spine link as "
+        "leaf:spine:link; empty: none",
+        lossyLink);
     AddCheckedValue(cmd,
                     "lossRate",
-                    "probability that --lossyLink loses a frame, in (0, 1]",
+                    "probability that --lossyLink loses a frame or cell, in (0, 1]",
                     lossRateText);
     options.AddToCommandLine(cmd, true);
     cmd.Parse(argc, argv);
@@ -303,15 +306,6 @@ main(int argc, char* argv[])
             refuseIf(!FindWholeNumberProblem(fields[i], limits[i] - 1, false, &value).empty(),
                      "--lossyLink=" + lossyLink + expected);
             lossyParts[i] = static_cast<uint32_t>(value);
-        }
-        if (!lossyHost)
-        {
-            // Without building the fabric: only the Ethernet Clos's links can lose.
-            refuseIf(options.fabric != "ethernet",
-                     "--lossyLink=" + lossyLink +
-                         " is a leaf-spine link: --fabric=" + options.fabric +
-                         " cannot lose frames on one (its links carry cells); "
-                         "use --fabric=ethernet or a host link");
         }
     }
     if (shift == 0)
@@ -681,8 +675,9 @@ main(int argc, char* argv[])
     }
     if (em)
     {
-        // Frames every NIC and switch port dropped for its error model: the lossy
-        // link's two ends, and every other device (which must be none).
+        // What every NIC and switch port dropped for its error model (frames; cells
+        // on the scheduled fabric's leaf-spine links): the lossy link's two ends,
+        // and every other device (which must be none).
         uint64_t lost = 0;
         uint64_t lostElsewhere = 0;
         for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
@@ -690,25 +685,35 @@ main(int argc, char* argv[])
             Ptr<Node> node = NodeList::GetNode(n);
             for (uint32_t d = 0; d < node->GetNDevices(); ++d)
             {
-                Ptr<RoceNetDevice> device = DynamicCast<RoceNetDevice>(node->GetDevice(d));
-                if (!device)
+                Ptr<NetDevice> device = node->GetDevice(d);
+                uint64_t dropped = 0;
+                if (auto nic = DynamicCast<RoceNetDevice>(device))
+                {
+                    dropped = nic->GetCounters().rxErrorDrops;
+                }
+                else if (auto cellPort = DynamicCast<CellNetDevice>(device))
+                {
+                    dropped = cellPort->GetCellsCorrupted();
+                }
+                else
                 {
                     continue;
                 }
                 PointerValue model;
                 device->GetAttribute("ReceiveErrorModel", model);
-                (model.Get<ErrorModel>() == em ? lost : lostElsewhere) +=
-                    device->GetCounters().rxErrorDrops;
+                (model.Get<ErrorModel>() == em ? lost : lostElsewhere) += dropped;
             }
         }
+        const std::string unit = lossyHost || options.fabric != "scheduled" ? "frames" : "cells";
         std::cout << "  lossy link " << (lossyHost ? "host " : "leaf:spine:link ") << lossyLink
-                  << " (loss rate " << lossRate << "): " << lost << " frames lost on it, "
+                  << " (loss rate " << lossRate << "): " << lost << " " << unit << " lost on it, "
                   << lostElsewhere << " on other links" << std::endl;
         results["lossyLink"] = {{"link", lossyLink},
                                 {"kind", lossyHost ? "host" : "fabric"},
                                 {"lossRate", lossRate},
-                                {"framesLost", lost},
-                                {"framesLostElsewhere", lostElsewhere}};
+                                {"unit", unit},
+                                {"lost", lost},
+                                {"lostElsewhere", lostElsewhere}};
     }
     options.Report(fabric, results);
     Simulator::Destroy();

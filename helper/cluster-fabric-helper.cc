@@ -51,12 +51,14 @@ ClusterFabricHelper::CreateDevice(DataRate rate) const
 }
 
 int64_t
-ClusterFabricHelper::AssignErrorModelStreams(int64_t stream)
+ClusterFabricHelper::AssignErrorModelStreams(int64_t stream, const NetDeviceContainer& others)
 {
     NS_LOG_FUNCTION(this << stream);
     int64_t used = 0;
     std::set<const Object*> seen; // one model may serve every device (an attribute default)
-    for (const Ptr<RoceNetDevice>& device : m_roceDevices)
+    std::vector<Ptr<NetDevice>> devices(m_roceDevices.begin(), m_roceDevices.end());
+    devices.insert(devices.end(), others.Begin(), others.End());
+    for (const Ptr<NetDevice>& device : devices)
     {
         PointerValue model;
         device->GetAttribute("ReceiveErrorModel", model);

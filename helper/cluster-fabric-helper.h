@@ -143,9 +143,9 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
     void SetHostLinkErrorModel(uint32_t host, Ptr<ErrorModel> em);
 
     /**
-     * Lose frames on one leaf-spine link, both ways, and on no other link. Stops
-     * with FindFabricLinkErrorModelProblem()'s message on a fabric whose links
-     * cannot lose. Call after Install.
+     * Lose frames (or, on the scheduled fabric, cells) on one leaf-spine link, both
+     * ways, and on no other link: both ends judge what they receive with the error
+     * model. Call after Install.
      * \param leaf leaf index \param spine spine index \param link parallel link
      * \param em the error model
      */
@@ -153,9 +153,6 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
                                          uint32_t spine,
                                          uint32_t link,
                                          Ptr<ErrorModel> em) = 0;
-
-    /// \return why this fabric's leaf-spine links cannot take an error model, or ""
-    virtual std::string FindFabricLinkErrorModelProblem() const = 0;
 
     /**
      * Fix the random streams the fabric uses: its switches', then those of the
@@ -197,9 +194,12 @@ class ClusterFabricHelper : public PcapHelperForDevice, public AsciiTraceHelperF
      * have been read: its draws then follow RngRun and the stream given here,
      * whatever the order of the options.
      * \param stream first stream
+     * \param others more devices with a ReceiveErrorModel attribute, after the
+     *        RoceNetDevices (the scheduled fabric's CellNetDevices)
      * \return streams used
      */
-    int64_t AssignErrorModelStreams(int64_t stream);
+    int64_t AssignErrorModelStreams(int64_t stream,
+                                    const NetDeviceContainer& others = NetDeviceContainer());
 
     /**
      * Connect two devices (already on their nodes) with a wire: a RoceChannel, or a

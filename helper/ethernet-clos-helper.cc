@@ -222,12 +222,6 @@ EthernetClosHelper::SetFabricLinkErrorModel(uint32_t leaf,
     DynamicCast<RoceNetDevice>(m_fabricDevs.Get(2 * index + 1))->SetReceiveErrorModel(em);
 }
 
-std::string
-EthernetClosHelper::FindFabricLinkErrorModelProblem() const
-{
-    return "";
-}
-
 void
 EthernetClosHelper::ScheduleLinkState(uint32_t leaf,
                                       uint32_t spine,

@@ -109,7 +109,6 @@ class EthernetClosHelper : public ClusterFabricHelper
                                  uint32_t spine,
                                  uint32_t link,
                                  Ptr<ErrorModel> em) override;
-    std::string FindFabricLinkErrorModelProblem() const override;
 
     /**
      * Fail (or restore) a leaf-spine link after a delay. Frames on the wire and

@@ -57,6 +57,8 @@ ScheduledFabricHelper::Totals::ForEach(const std::function<void(const char*, int
     visit("reassemblyNoticeDrops", static_cast<int64_t>(reassemblyNoticeDrops));
     visit("linkLostCells", static_cast<int64_t>(linkLostCells));
     visit("linkLostBytes", static_cast<int64_t>(linkLostBytes));
+    visit("linkCorruptedCells", static_cast<int64_t>(linkCorruptedCells));
+    visit("linkCorruptedBytes", static_cast<int64_t>(linkCorruptedBytes));
     visit("spineDroppedCells", static_cast<int64_t>(spineDroppedCells));
     visit("spineDroppedBytes", static_cast<int64_t>(spineDroppedBytes));
     visit("beyondWindowCells", static_cast<int64_t>(beyondWindowCells));
@@ -101,8 +103,8 @@ uint64_t
 ScheduledFabricHelper::Totals::GetDroppedBytes() const
 {
     return voqDropBytes + egressDropBytes + unroutableBytes + reassemblyTimeoutBytes +
-           linkLostBytes + spineDroppedBytes + beyondWindowBytes + lateBytes + duplicateBytes +
-           hostNicErrorDropBytes + leafPortErrorDropBytes;
+           linkLostBytes + linkCorruptedBytes + spineDroppedBytes + beyondWindowBytes + lateBytes +
+           duplicateBytes + hostNicErrorDropBytes + leafPortErrorDropBytes;
 }
 
 int64_t
@@ -311,15 +313,11 @@ ScheduledFabricHelper::SetFabricLinkErrorModel(uint32_t leaf,
                                                Ptr<ErrorModel> em)
 {
     NS_LOG_FUNCTION(this << leaf << spine << link << em);
-    NS_ABORT_MSG("ScheduledFabricHelper: link (" << leaf << ", " << spine << ", " << link
-                                                 << "): " << FindFabricLinkErrorModelProblem());
-}
-
-std::string
-ScheduledFabricHelper::FindFabricLinkErrorModelProblem() const
-{
-    return "the scheduled fabric's leaf-spine links carry cells, which no error model judges "
-           "(a lossy host link works on either fabric)";
+    Ptr<CellChannel> channel = GetFabricChannel(leaf, spine, link);
+    for (std::size_t end = 0; end < channel->GetNDevices(); ++end)
+    {
+        DynamicCast<CellNetDevice>(channel->GetDevice(end))->SetReceiveErrorModel(em);
+    }
 }
 
 void
@@ -420,6 +418,8 @@ ScheduledFabricHelper::GetTotals() const
         Ptr<CellNetDevice> dev = DynamicCast<CellNetDevice>(m_fabricDevs.Get(i));
         t.linkLostCells += dev->GetCellsLost();
         t.linkLostBytes += dev->GetPayloadLost();
+        t.linkCorruptedCells += dev->GetCellsCorrupted();
+        t.linkCorruptedBytes += dev->GetPayloadCorrupted();
         t.linkBytes += dev->GetPayloadInFlight();
     }
     // The host links' error models, in IPv4 bytes as the leaves count: a leaf host
@@ -546,7 +546,7 @@ ScheduledFabricHelper::AssignStreams(int64_t stream)
         used += leaf->AssignStreams(stream + used);
     }
     // Last, so the switches' streams are the same with or without error models.
-    used += AssignErrorModelStreams(stream + used);
+    used += AssignErrorModelStreams(stream + used, m_fabricDevs);
     return used;
 }
 

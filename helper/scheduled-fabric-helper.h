@@ -75,6 +75,8 @@ class ScheduledFabricHelper : public ClusterFabricHelper
         uint64_t reassemblyNoticeDrops{0};   //!< of the packets given up, on a path-loss notice
         uint64_t linkLostCells{0};           //!< cells lost on failed links
         uint64_t linkLostBytes{0};           //!< packet bytes in them
+        uint64_t linkCorruptedCells{0};      //!< cells dropped corrupted (link error models)
+        uint64_t linkCorruptedBytes{0};      //!< packet bytes in them
         uint64_t spineDroppedCells{0};       //!< cells dropped at spines
         uint64_t spineDroppedBytes{0};       //!< packet bytes in them
         uint64_t beyondWindowCells{0};       //!< discarded at reassembly: beyond the reorder window
@@ -157,7 +159,6 @@ class ScheduledFabricHelper : public ClusterFabricHelper
                                  uint32_t spine,
                                  uint32_t link,
                                  Ptr<ErrorModel> em) override;
-    std::string FindFabricLinkErrorModelProblem() const override;
 
     /**
      * Fail (or restore) a fabric link after a delay.

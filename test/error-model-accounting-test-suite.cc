@@ -4,7 +4,8 @@
 
 // ai-fabric-error-model-accounting: packets the RoceNetDevices' receive error models
 // take are counted by place in both fabrics' totals, so that offered = delivered +
-// dropped + queued holds; an error model's draws follow RngRun whenever it was
+// dropped + queued holds; cells a scheduled fabric's lossy leaf-spine link corrupts
+// are counted and their packets recovered; an error model's draws follow RngRun whenever it was
 // made; the run record writes it as its TypeId and attributes, and applies
 // --RngSeed and --RngRun before the other options.
 
@@ -155,6 +156,77 @@ class EthernetErrorModelAccountingTestCase : public TestCase
 };
 
 /**
+ * A lossy leaf-spine link of the scheduled fabric: its two ends judge the cells
+ * they receive, corrupted cells of any type are dropped and counted, the packets
+ * they belonged to are given up at reassembly and resent by RDMA, and every
+ * message completes. With a ReceiveListErrorModel dropping the 3rd, 8th and 41st
+ * cell the link's ends receive (indices 2, 7, 40 of the model's count, whatever
+ * their types), exactly 3 cells are corrupted; with a 2% per-cell rate, some are.
+ * Either way the totals count them and packets and bytes add up.
+ */
+class ScheduledLinkCorruptionTestCase : public TestCase
+{
+  public:
+    /// \param listed drop the listed cells (else 2% of cells at random)
+    explicit ScheduledLinkCorruptionTestCase(bool listed)
+        : TestCase(std::string("scheduled fabric: a lossy leaf-spine link's corrupted cells "
+                               "counted, messages complete (") +
+                   (listed ? "3 listed cells" : "2% of cells") + ")"),
+          m_listed(listed)
+    {
+    }
+
+  private:
+    /// Send RDMA messages across leaves over the lossy link; check the counts.
+    void DoRun() override
+    {
+        const ClusterDescription c = SmallCluster(2, 2, 2);
+        Ptr<ErrorModel> model;
+        if (m_listed)
+        {
+            auto list = CreateObject<ReceiveListErrorModel>();
+            list->SetList({2, 7, 40});
+            model = list;
+        }
+        else
+        {
+            auto rate = MakeLoss(0.02);
+            rate->AssignStreams(7);
+            model = rate;
+        }
+        RdmaCluster<ScheduledFabricHelper> f(c);
+        f.fabric.SetFabricLinkErrorModel(0, 1, 0, model);
+        RunShiftedMessages(f, c.GetHosts(), 200000); // host h -> h + 2: every flow crosses
+        const auto t = f.fabric.GetTotals();
+        uint64_t corrupted = 0;
+        uint64_t elsewhere = 0;
+        const Ptr<Channel> lossy = f.fabric.GetFabricChannel(0, 1, 0);
+        for (uint32_t i = 0; i < f.fabric.GetFabricDevices().GetN(); ++i)
+        {
+            auto port = DynamicCast<CellNetDevice>(f.fabric.GetFabricDevices().Get(i));
+            (port->GetChannel() == lossy ? corrupted : elsewhere) += port->GetCellsCorrupted();
+        }
+        std::cout << GetName() << ": " << corrupted << " cells corrupted, " << t.reassemblyTimeouts
+                  << " packets given up at reassembly" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(f.completions.count, c.GetHosts(), "every message delivered");
+        if (m_listed)
+        {
+            NS_TEST_EXPECT_MSG_EQ(corrupted, 3, "the listed cells, no more");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(corrupted, 0, "the link corrupted cells");
+        }
+        NS_TEST_EXPECT_MSG_EQ(elsewhere, 0, "no other link did");
+        NS_TEST_EXPECT_MSG_EQ(t.linkCorruptedCells, corrupted, "the totals count them");
+        NS_TEST_EXPECT_MSG_EQ(t.GetUnaccountedPackets(), 0, "every packet accounted for");
+        NS_TEST_EXPECT_MSG_EQ(t.GetUnaccountedBytes(), 0, "every byte accounted for");
+    }
+
+    bool m_listed; //!< drop listed cells, else 2% at random
+};
+
+/**
  * An error model made before RngRun is set (as an attribute default on the command
  * line before --RngRun) loses the same packets as one made after: the fabric's
  * AssignStreams gives it the run's stream. Another run loses others.
@@ -274,6 +346,8 @@ class ErrorModelAccountingTestSuite : public TestSuite
     {
         AddTestCase(new ScheduledErrorModelAccountingTestCase());
         AddTestCase(new EthernetErrorModelAccountingTestCase());
+        AddTestCase(new ScheduledLinkCorruptionTestCase(true));
+        AddTestCase(new ScheduledLinkCorruptionTestCase(false));
         AddTestCase(new ErrorModelRunTestCase());
         AddTestCase(new RunRecordRandomOptionsTestCase());
     }

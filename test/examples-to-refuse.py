@@ -182,8 +182,6 @@ refused_examples = [
      "--congestionControl=Reno is not a congestion control"),
     ("fabric-permutation --transport=rdma --messageSize=1.5M",
      "--messageSize=1.5M is not a whole number of bytes"),
-    ("fabric-permutation --lossyLink=2:0:0",
-     "--lossyLink=2:0:0 is a leaf-spine link: --fabric=scheduled cannot lose frames on one"),
     ("fabric-permutation --fabric=ethernet --lossyLink=0:5:0",
      "--lossyLink=0:5:0 is not a host (0..15) or leaf:spine:link of this cluster (4 leaves, 5 "
      "spines, 1 links per leaf-spine pair)"),

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -51,6 +52,12 @@ CellNetDevice::GetTypeId()
                           UintegerValue(1500),
                           MakeUintegerAccessor(&CellNetDevice::m_mtu),
                           MakeUintegerChecker<uint16_t>())
+            .AddAttribute("ReceiveErrorModel",
+                          "Error model judging each cell this end receives (as a packet of "
+                          "the cell's wire bytes); a corrupted cell is dropped",
+                          PointerValue(),
+                          MakePointerAccessor(&CellNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
             .AddTraceSource("CellTx",
                             "A cell was queued for transmission (port, cell)",
                             MakeTraceSourceAccessor(&CellNetDevice::m_txTrace),
@@ -62,6 +69,11 @@ CellNetDevice::GetTypeId()
             .AddTraceSource("CellLost",
                             "A cell was lost because the link was or went down (port, cell)",
                             MakeTraceSourceAccessor(&CellNetDevice::m_lostTrace),
+                            "ns3::CellNetDevice::CellTracedCallback")
+            .AddTraceSource("CellCorrupted",
+                            "A cell arrived corrupted (ReceiveErrorModel) and was dropped "
+                            "(port, cell)",
+                            MakeTraceSourceAccessor(&CellNetDevice::m_corruptedTrace),
                             "ns3::CellNetDevice::CellTracedCallback");
     return tid;
 }
@@ -93,6 +105,7 @@ CellNetDevice::DoDispose()
     m_rxCallback = MakeNullCallback<void, uint32_t, const FabricCell&>();
     m_indicationCallback = MakeNullCallback<void, uint32_t, uint32_t, bool>();
     m_linkChangeCb.clear();
+    m_receiveErrorModel = nullptr;
     NetDevice::DoDispose();
 }
 
@@ -289,6 +302,15 @@ void
 CellNetDevice::Receive(const FabricCell& cell)
 {
     NS_LOG_FUNCTION(this << m_port << +cell.type << cell.cellIndex);
+    // Only a lossy link's end pays for a packet to judge.
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(Create<Packet>(cell.wireBytes)))
+    {
+        NS_LOG_LOGIC("port " << m_port << ": cell of type " << +cell.type << " corrupted");
+        m_cellsCorrupted++;
+        m_payloadCorrupted += cell.payload;
+        m_corruptedTrace(m_port, cell);
+        return;
+    }
     m_cellsReceived++;
     m_rxTrace(m_port, cell);
     m_rxCallback(m_port, cell);
@@ -582,6 +604,25 @@ uint64_t
 CellNetDevice::GetPayloadLost() const
 {
     return m_payloadLost;
+}
+
+void
+CellNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << em);
+    m_receiveErrorModel = em;
+}
+
+uint64_t
+CellNetDevice::GetCellsCorrupted() const
+{
+    return m_cellsCorrupted;
+}
+
+uint64_t
+CellNetDevice::GetPayloadCorrupted() const
+{
+    return m_payloadCorrupted;
 }
 
 uint64_t

@@ -9,6 +9,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
+#include "ns3/error-model.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -149,6 +150,17 @@ class CellNetDevice : public NetDevice
     uint64_t GetCellsLost() const;
     /// \return packet bytes carried by the data cells among them
     uint64_t GetPayloadLost() const;
+    /**
+     * Judge every cell this end receives with an error model (a lossy link's end):
+     * the cell is judged as a packet of its wire bytes, so a per-byte or per-bit
+     * rate corrupts long cells more often. A corrupted cell of any type is dropped,
+     * as its CRC would fail. \param em the error model, or null for none
+     */
+    void SetReceiveErrorModel(Ptr<ErrorModel> em);
+    /// \return cells this end received corrupted and dropped
+    uint64_t GetCellsCorrupted() const;
+    /// \return packet bytes carried by the data cells among them
+    uint64_t GetPayloadCorrupted() const;
     /// \return packet bytes carried by data cells queued or on the wire now
     uint64_t GetPayloadInFlight() const;
     /// \return highest backlog seen at a send, in bytes
@@ -292,12 +304,16 @@ class CellNetDevice : public NetDevice
     uint64_t m_cellsReceived{0};                                   //!< counter
     uint64_t m_cellsLost{0};                                       //!< counter
     uint64_t m_payloadLost{0};                                     //!< data cell bytes lost
-    uint64_t m_payloadInFlight{0};  //!< data cell bytes queued or on the wire
-    uint64_t m_backlogHighWater{0}; //!< bytes
-    uint64_t m_queueLimit{0};       //!< bytes (0: none)
-    TracedCallback<uint32_t, const FabricCell&> m_txTrace;   //!< cell sent
-    TracedCallback<uint32_t, const FabricCell&> m_rxTrace;   //!< cell received
-    TracedCallback<uint32_t, const FabricCell&> m_lostTrace; //!< cell lost on the link
+    Ptr<ErrorModel> m_receiveErrorModel; //!< judges received cells (null: none)
+    uint64_t m_cellsCorrupted{0};        //!< counter
+    uint64_t m_payloadCorrupted{0};      //!< data cell bytes corrupted
+    uint64_t m_payloadInFlight{0};       //!< data cell bytes queued or on the wire
+    uint64_t m_backlogHighWater{0};      //!< bytes
+    uint64_t m_queueLimit{0};            //!< bytes (0: none)
+    TracedCallback<uint32_t, const FabricCell&> m_txTrace;        //!< cell sent
+    TracedCallback<uint32_t, const FabricCell&> m_rxTrace;        //!< cell received
+    TracedCallback<uint32_t, const FabricCell&> m_lostTrace;      //!< cell lost on the link
+    TracedCallback<uint32_t, const FabricCell&> m_corruptedTrace; //!< cell received corrupted
 };
 
 } // namespace ns3
