@@ -30,7 +30,7 @@ Ptr<JobLayout>
 JobLayoutHelper::Install(const std::vector<uint32_t>& gpus, const CollectiveHelper& collectives)
 {
     NS_LOG_FUNCTION(this << gpus.size());
-    NS_ABORT_MSG_IF(m_layout, "JobLayoutHelper: Install may be called once");
+    NS_ABORT_MSG_IF(m_job.GetLayout(), "JobLayoutHelper: Install may be called once");
     Ptr<JobLayout> layout = m_factory.Create<JobLayout>();
     layout->Setup(gpus);
     Install(layout, collectives);
@@ -41,52 +41,51 @@ void
 JobLayoutHelper::Install(Ptr<JobLayout> layout, const CollectiveHelper& collectives)
 {
     NS_LOG_FUNCTION(this << layout);
-    NS_ABORT_MSG_IF(m_layout, "JobLayoutHelper: Install may be called once");
+    NS_ABORT_MSG_IF(m_job.GetLayout(), "JobLayoutHelper: Install may be called once");
     NS_ABORT_MSG_IF(!layout, "JobLayoutHelper: Install of a null layout");
     NS_ABORT_MSG_IF(!layout->IsSetup(), "JobLayoutHelper: Install of a layout before its Setup");
-    for (uint32_t x = 0; x < JobLayout::N_DIMENSIONS; ++x)
-    {
-        for (const std::vector<uint32_t>& group :
-             layout->GetGroups(static_cast<JobLayout::Dimension>(x)))
-        {
-            m_communicators[x].push_back(collectives.CreateCommunicator(group));
-        }
-    }
-    m_layout = layout;
+    m_job.Build(layout, [&collectives](const std::vector<uint32_t>& gpus) {
+        return collectives.CreateCommunicator(gpus);
+    });
 }
 
 Ptr<JobLayout>
 JobLayoutHelper::GetLayout() const
 {
-    return m_layout;
+    return m_job.GetLayout();
+}
+
+const JobCommunicators&
+JobLayoutHelper::GetJobCommunicators() const
+{
+    return m_job;
 }
 
 void
 JobLayoutHelper::CheckInstalled(const char* what) const
 {
-    NS_ABORT_MSG_IF(!m_layout, "JobLayoutHelper: " << what << " before Install");
+    NS_ABORT_MSG_IF(!m_job.GetLayout(), "JobLayoutHelper: " << what << " before Install");
 }
 
 Ptr<Communicator>
 JobLayoutHelper::GetGroupCommunicator(JobLayout::Dimension dimension, uint32_t group) const
 {
     CheckInstalled("GetGroupCommunicator");
-    m_layout->GetGroup(dimension, group); // checks both
-    return m_communicators[dimension][group];
+    return m_job.GetGroupCommunicator(dimension, group);
 }
 
 Ptr<Communicator>
 JobLayoutHelper::GetCommunicator(JobLayout::Dimension dimension, uint32_t gpu) const
 {
     CheckInstalled("GetCommunicator");
-    return m_communicators[dimension][m_layout->GetGroupIndex(dimension, gpu)];
+    return m_job.GetCommunicator(dimension, gpu);
 }
 
 uint32_t
 JobLayoutHelper::GetRank(JobLayout::Dimension dimension, uint32_t gpu) const
 {
     CheckInstalled("GetRank");
-    return m_layout->GetRankInGroup(dimension, gpu);
+    return m_job.GetRank(dimension, gpu);
 }
 
 } // namespace ns3

@@ -6,10 +6,10 @@
 #define AI_FABRIC_JOB_LAYOUT_HELPER_H
 
 #include "ns3/communicator.h"
+#include "ns3/job-communicators.h"
 #include "ns3/job-layout.h"
 #include "ns3/object-factory.h"
 
-#include <array>
 #include <string>
 #include <vector>
 
@@ -20,10 +20,11 @@ class CollectiveHelper;
 
 /**
  * \ingroup ai-fabric
- * \brief Lays one job out on its GPUs (a JobLayout) and builds its communicators:
- * one Communicator per group of each dimension (TP, PP, DP and EP groups, groups of
- * one GPU included), its ranks the group's GPUs in group order, so a GPU's rank in
- * its communicator of a dimension is its coordinate in that dimension.
+ * \brief Lays one job out on its GPUs (a JobLayout) and builds its communicators
+ * (a JobCommunicators) with a CollectiveHelper: one Communicator per group of each
+ * dimension (TP, PP, DP and EP groups, groups of one GPU included), its ranks the
+ * group's GPUs in group order, so a GPU's rank in its communicator of a dimension
+ * is its coordinate in that dimension.
  *
  * One helper per job:
  *
@@ -63,6 +64,9 @@ class JobLayoutHelper
     /// \return the layout (null before Install)
     Ptr<JobLayout> GetLayout() const;
 
+    /// \return the layout and its communicators (empty before Install)
+    const JobCommunicators& GetJobCommunicators() const;
+
     /**
      * \param dimension a dimension \param group a group number of it
      * \return the group's communicator
@@ -86,9 +90,7 @@ class JobLayoutHelper
     void CheckInstalled(const char* what) const;
 
     ObjectFactory m_factory; //!< JobLayout factory
-    Ptr<JobLayout> m_layout; //!< the job's layout
-    /// per dimension, per group: its communicator
-    std::array<std::vector<Ptr<Communicator>>, JobLayout::N_DIMENSIONS> m_communicators;
+    JobCommunicators m_job;  //!< the job's layout and communicators
 };
 
 } // namespace ns3

@@ -42,7 +42,7 @@ TrainingJobHelper::Install(const std::vector<uint32_t>& gpus, const CollectiveHe
     NS_ABORT_MSG_IF(m_job.GetLayout(), "TrainingJobHelper: Install called twice");
     m_job.Install(gpus, collectives);
     Ptr<TrainingJobApplication> app = m_factory.Create<TrainingJobApplication>();
-    app->SetJob(m_job);
+    app->SetJob(m_job.GetJobCommunicators());
     app->SetAlgorithms(collectives.GetAlgorithms());
     Ptr<Communicator> all = collectives.CreateCommunicator(gpus);
     app->SetCommunicator(all);

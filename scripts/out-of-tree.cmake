@@ -239,6 +239,11 @@ function(ai_fabric_add_out_of_tree_tests)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-wscript-lists.py
                    ${CMAKE_SOURCE_DIR})
 
+  # Layering: no file under model/ includes a header of helper/.
+  add_test(NAME ai-fabric-layering
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-layering.py
+                   ${CMAKE_SOURCE_DIR})
+
   # Doxygen runs over the module without a warning (doxygen is installed by
   # scripts/ai-fabric; the test fails if it is missing).
   add_test(NAME ai-fabric-doxygen

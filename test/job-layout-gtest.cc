@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Death tests for bad input to JobLayout and JobLayoutHelper: each refusal names the
-// parameter and its value, and comes at Setup, before anything runs.
+// Death tests for bad input to JobLayout, JobCommunicators and JobLayoutHelper: each
+// refusal names the parameter and its value, and comes at Setup, before anything runs.
 
 #include "cluster-test-common.h"
 
@@ -235,4 +235,57 @@ TEST(JobLayoutHelperDeathTest, BadInputIsRefusedByName)
         },
         "GPU 4 is not in the job");
     EXPECT_DEATH(JobLayoutHelper().GetRank(JobLayout::DATA, 0), "GetRank before Install");
+}
+
+TEST(JobCommunicators, OneCommunicatorPerGroupInOrderAsTheHelperBuilds)
+{
+    Cluster f;
+    Ptr<JobLayout> layout = Layout(Gpus(16), 8, 1, 2);
+    std::vector<std::vector<uint32_t>> created;
+    JobCommunicators job;
+    job.Build(layout, [&f, &created](const std::vector<uint32_t>& gpus) {
+        created.push_back(gpus);
+        return f.collectives.CreateCommunicator(gpus);
+    });
+    EXPECT_EQ(job.GetLayout(), layout);
+    std::vector<std::vector<uint32_t>> groups;
+    for (uint32_t d = 0; d < JobLayout::N_DIMENSIONS; ++d)
+    {
+        const auto& of = layout->GetGroups(static_cast<JobLayout::Dimension>(d));
+        groups.insert(groups.end(), of.begin(), of.end());
+    }
+    EXPECT_EQ(created, groups); // dimension by dimension, groups in order
+    EXPECT_EQ(job.GetCommunicator(JobLayout::TENSOR, 13),
+              job.GetGroupCommunicator(JobLayout::TENSOR, 1));
+    EXPECT_EQ(job.GetRank(JobLayout::TENSOR, 13), 5u);
+    EXPECT_EQ(job.GetRank(JobLayout::DATA, 13), 1u);
+
+    JobLayoutHelper helper;
+    helper.SetLayoutAttribute("TensorParallel", UintegerValue(8));
+    helper.SetLayoutAttribute("DataParallel", UintegerValue(2));
+    helper.Install(Gpus(16), f.collectives);
+    const JobCommunicators& built = helper.GetJobCommunicators();
+    EXPECT_EQ(built.GetLayout(), helper.GetLayout());
+    EXPECT_EQ(built.GetCommunicator(JobLayout::DATA, 13),
+              helper.GetCommunicator(JobLayout::DATA, 13));
+    EXPECT_EQ(built.GetRank(JobLayout::DATA, 13), helper.GetRank(JobLayout::DATA, 13));
+}
+
+TEST(JobCommunicatorsDeathTest, MisuseIsRefused)
+{
+    auto none = [](const std::vector<uint32_t>&) { return Ptr<Communicator>(); };
+    EXPECT_DEATH(JobCommunicators().GetRank(JobLayout::DATA, 0),
+                 "JobCommunicators: GetRank before Build");
+    EXPECT_DEATH(JobCommunicators().Build(nullptr, none), "Build of a null layout");
+    EXPECT_DEATH(JobCommunicators().Build(CreateObject<JobLayout>(), none),
+                 "Build of a layout before its Setup");
+    EXPECT_DEATH(
+        {
+            JobCommunicators job;
+            job.Build(Layout(Gpus(1), 1, 1, 1), none);
+            job.Build(Layout(Gpus(1), 1, 1, 1), none);
+        },
+        "Build may be called once");
+    EXPECT_DEATH(CreateObject<TrainingJobApplication>()->SetJob(JobCommunicators()),
+                 "SetJob before the job's communicators are built");
 }

@@ -966,15 +966,53 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
                        const Address& from)
 {
     NS_LOG_FUNCTION(this << device << packet << protocol << from);
+    Ipv4Header ip;
+    BthHeader bth;
+    Buffer::Iterator afterBth;
+    uint32_t rest = 0;
+    if (const char* malformed = ParseHeaders(packet, protocol, ip, bth, afterBth, rest))
+    {
+        return DropMalformed(packet, malformed);
+    }
+    RdmaQueuePair& qp = *m_qps[bth.GetDestQp() - QPN_BASE];
+    switch (bth.GetOpcode())
+    {
+    case BthHeader::RC_ACKNOWLEDGE:
+        ReceiveAcknowledge(packet, qp, bth, afterBth, rest);
+        break;
+    case BthHeader::CNP:
+        ReceiveCnp(packet, qp, rest);
+        break;
+    case BthHeader::RC_WRITE_FIRST:
+    case BthHeader::RC_WRITE_MIDDLE:
+    case BthHeader::RC_WRITE_LAST:
+    case BthHeader::RC_WRITE_ONLY:
+        ReceiveWrite(packet, qp, ip, bth, rest);
+        break;
+    default:
+        return DropMalformed(packet, "unsupported BTH opcode");
+    }
+    return true;
+}
+
+const char*
+RdmaTransport::ParseHeaders(const Ptr<const Packet>& packet,
+                            uint16_t protocol,
+                            Ipv4Header& ip,
+                            BthHeader& bth,
+                            Buffer::Iterator& afterBth,
+                            uint32_t& rest)
+{
+    NS_LOG_FUNCTION(this << packet << protocol);
     if (protocol != RoceNetDevice::IPV4_PROTOCOL)
     {
-        return DropMalformed(packet, "not IPv4");
+        return "not IPv4";
     }
     // Every length is checked before the header that needs it is removed: a short
     // frame must be counted, never parsed past its end.
     if (packet->GetSize() < IPV4_HEADER_BYTES)
     {
-        return DropMalformed(packet, "shorter than an IPv4 header");
+        return "shorter than an IPv4 header";
     }
     uint8_t versionIhl = 0;
     packet->CopyData(&versionIhl, 1);
@@ -982,7 +1020,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     if ((versionIhl >> 4) != 4 || ipHeaderBytes < IPV4_HEADER_BYTES ||
         ipHeaderBytes > packet->GetSize())
     {
-        return DropMalformed(packet, "bad IPv4 version or header length");
+        return "bad IPv4 version or header length";
     }
     // The headers are read from a copy of their bytes in a reusable buffer: no
     // packet copy and no allocation per received frame.
@@ -991,147 +1029,153 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     Buffer::Iterator it = m_rxHeaders.Begin();
     it.Write(m_rxBytes.data(), parsed);
     it = m_rxHeaders.Begin();
-    Ipv4Header ip;
     it.Next(ip.Deserialize(it));
     uint32_t left = packet->GetSize() - ipHeaderBytes; // bytes after the IPv4 header
     if (ip.GetProtocol() != UDP_PROTOCOL)
     {
-        return DropMalformed(packet, "not UDP");
+        return "not UDP";
     }
     if (ip.GetPayloadSize() != left)
     {
-        return DropMalformed(packet, "IPv4 total length does not match the frame");
+        return "IPv4 total length does not match the frame";
     }
     if (left < UDP_HEADER_BYTES + BthHeader::SIZE + IcrcTrailer::SIZE)
     {
-        return DropMalformed(packet, "too short for UDP, BTH and ICRC");
+        return "too short for UDP, BTH and ICRC";
     }
     UdpHeader udp;
-    BthHeader bth;
     it.Next(udp.Deserialize(it));
     if (udp.GetDestinationPort() != ROCE_UDP_PORT)
     {
-        return DropMalformed(packet, "not UDP port 4791");
+        return "not UDP port 4791";
     }
     it.Next(bth.Deserialize(it));
     left -= UDP_HEADER_BYTES + BthHeader::SIZE;
     if (bth.GetDestQp() < QPN_BASE || bth.GetDestQp() - QPN_BASE >= m_qps.size())
     {
-        return DropMalformed(packet, "unknown destination QP");
+        return "unknown destination QP";
     }
-    // Bytes after the BTH (ICRC included) each opcode needs.
-    uint32_t rest = left;
-    switch (bth.GetOpcode())
-    {
-    case BthHeader::RC_ACKNOWLEDGE:
-        // A selective-repeat receiver holding packets adds a SACK after the AETH.
-        if (rest != AethHeader::SIZE + IcrcTrailer::SIZE &&
-            rest != AethHeader::SIZE + SackHeader::SIZE + IcrcTrailer::SIZE)
-        {
-            return DropMalformed(packet, "Acknowledge without AETH and ICRC");
-        }
-        break;
-    case BthHeader::CNP:
-        if (rest != CnpHeader::SIZE + IcrcTrailer::SIZE)
-        {
-            return DropMalformed(packet, "CNP without its 16 reserved bytes and ICRC");
-        }
-        break;
-    case BthHeader::RC_WRITE_FIRST:
-    case BthHeader::RC_WRITE_ONLY:
-        // Messages have at least one byte, so every data packet carries one.
-        if (rest < RethHeader::SIZE + IcrcTrailer::SIZE + 1 ||
-            rest > RethHeader::SIZE + IcrcTrailer::SIZE + MAX_PATH_MTU)
-        {
-            return DropMalformed(packet, "WRITE First/Only without RETH, payload and ICRC");
-        }
-        break;
-    case BthHeader::RC_WRITE_MIDDLE:
-    case BthHeader::RC_WRITE_LAST:
-        if (rest < IcrcTrailer::SIZE + 1 || rest > IcrcTrailer::SIZE + MAX_PATH_MTU)
-        {
-            return DropMalformed(packet, "WRITE Middle/Last without payload and ICRC");
-        }
-        break;
-    default:
-        return DropMalformed(packet, "unsupported BTH opcode");
-    }
-    uint32_t qpn = bth.GetDestQp() - QPN_BASE;
-    RdmaQueuePair& qp = *m_qps[qpn];
-    Time now = Simulator::Now();
-    uint8_t opcode = bth.GetOpcode();
+    afterBth = it;
+    rest = left;
+    return nullptr;
+}
 
-    if (opcode == BthHeader::RC_ACKNOWLEDGE && qp.failed)
+void
+RdmaTransport::ReceiveAcknowledge(const Ptr<const Packet>& packet,
+                                  RdmaQueuePair& qp,
+                                  const BthHeader& bth,
+                                  Buffer::Iterator it,
+                                  uint32_t rest)
+{
+    NS_LOG_FUNCTION(this << packet << qp.GetQpn() << bth.GetPsn());
+    // A selective-repeat receiver holding packets adds a SACK after the AETH.
+    const bool withSack = rest == AethHeader::SIZE + SackHeader::SIZE + IcrcTrailer::SIZE;
+    if (rest != AethHeader::SIZE + IcrcTrailer::SIZE && !withSack)
     {
-        NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": acknowledgement " << packet->GetUid()
-                             << " to a failed queue pair, ignored");
-        return true;
+        DropMalformed(packet, "Acknowledge without AETH and ICRC");
+        return;
     }
-    if (opcode == BthHeader::RC_ACKNOWLEDGE)
+    if (qp.failed)
     {
-        AethHeader aeth;
-        it.Next(aeth.Deserialize(it));
-        bool nak = aeth.IsNak();
-        SackHeader sack;
-        if (rest == AethHeader::SIZE + SackHeader::SIZE + IcrcTrailer::SIZE)
-        {
-            sack.Deserialize(it);
-        }
-        NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": " << (nak ? "NAK" : "ACK") << " "
-                             << packet->GetUid() << ", PSN " << bth.GetPsn() << ", SACK base "
-                             << sack.GetBasePsn() << " bitmap " << sack.GetBitmap());
-        nak ? ++m_stats.naksReceived : ++m_stats.acksReceived;
-        // Reused between ACKs (no allocation per ACK); Receive never re-enters itself.
-        auto& done = m_completedSends;
-        done.clear();
-        const uint64_t unaBefore = qp.GetSndUna();
-        bool progress = qp.OnAck(bth.GetPsn(), nak, done, sack.GetBasePsn(), sack.GetBitmap());
-        // RTT sample: the newest first transmission the ACK covers (Karn's rule:
-        // after a go-back-N the retransmitted PSNs give none).
-        Time rtt(-1);
-        while (!qp.sendTimes.empty() && qp.sendTimes.front().first < qp.GetSndUna())
-        {
-            rtt = now - qp.sendTimes.front().second;
-            qp.sendTimes.pop_front();
-        }
-        if (nak)
-        {
-            qp.sendTimes.clear();
-        }
-        if (progress)
-        {
-            qp.retries = 0;
-            qp.rtoDeadline = now + m_rto;
-            qp.cc->OnAck(qp.GetSndUna() - unaBefore, rtt, now);
-        }
-        CompleteSends(done);
-        Activate(qp);
-        return true;
+        NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": acknowledgement "
+                             << packet->GetUid() << " to a failed queue pair, ignored");
+        return;
     }
-    if (opcode == BthHeader::CNP)
+    AethHeader aeth;
+    it.Next(aeth.Deserialize(it));
+    bool nak = aeth.IsNak();
+    SackHeader sack;
+    if (withSack)
     {
-        NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": CNP " << packet->GetUid());
-        ++m_stats.cnpsReceived;
-        m_cnpReceivedTrace(qpn);
-        qp.cc->OnCnp(now);
-        return true;
+        sack.Deserialize(it);
     }
-    // The RETH of WRITE First/Only is not needed: the receive descriptor knows the
-    // message; the length checks above guarantee no underflow here.
-    uint32_t payload = left - IcrcTrailer::SIZE;
-    if (opcode == BthHeader::RC_WRITE_FIRST || opcode == BthHeader::RC_WRITE_ONLY)
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": " << (nak ? "NAK" : "ACK") << " "
+                         << packet->GetUid() << ", PSN " << bth.GetPsn() << ", SACK base "
+                         << sack.GetBasePsn() << " bitmap " << sack.GetBitmap());
+    nak ? ++m_stats.naksReceived : ++m_stats.acksReceived;
+    Time now = Simulator::Now();
+    // Reused between ACKs (no allocation per ACK); Receive never re-enters itself.
+    auto& done = m_completedSends;
+    done.clear();
+    const uint64_t unaBefore = qp.GetSndUna();
+    bool progress = qp.OnAck(bth.GetPsn(), nak, done, sack.GetBasePsn(), sack.GetBitmap());
+    // RTT sample: the newest first transmission the ACK covers (Karn's rule:
+    // after a go-back-N the retransmitted PSNs give none).
+    Time rtt(-1);
+    while (!qp.sendTimes.empty() && qp.sendTimes.front().first < qp.GetSndUna())
+    {
+        rtt = now - qp.sendTimes.front().second;
+        qp.sendTimes.pop_front();
+    }
+    if (nak)
+    {
+        qp.sendTimes.clear();
+    }
+    if (progress)
+    {
+        qp.retries = 0;
+        qp.rtoDeadline = now + m_rto;
+        qp.cc->OnAck(qp.GetSndUna() - unaBefore, rtt, now);
+    }
+    CompleteSends(done);
+    Activate(qp);
+}
+
+void
+RdmaTransport::ReceiveCnp(const Ptr<const Packet>& packet, RdmaQueuePair& qp, uint32_t rest)
+{
+    NS_LOG_FUNCTION(this << packet << qp.GetQpn());
+    if (rest != CnpHeader::SIZE + IcrcTrailer::SIZE)
+    {
+        DropMalformed(packet, "CNP without its 16 reserved bytes and ICRC");
+        return;
+    }
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": CNP " << packet->GetUid());
+    ++m_stats.cnpsReceived;
+    m_cnpReceivedTrace(qp.GetQpn());
+    qp.cc->OnCnp(Simulator::Now());
+}
+
+void
+RdmaTransport::ReceiveWrite(const Ptr<const Packet>& packet,
+                            RdmaQueuePair& qp,
+                            const Ipv4Header& ip,
+                            const BthHeader& bth,
+                            uint32_t rest)
+{
+    NS_LOG_FUNCTION(this << packet << qp.GetQpn() << bth.GetPsn());
+    const uint8_t opcode = bth.GetOpcode();
+    // WRITE First and Only carry a RETH; messages have at least one byte, so every
+    // data packet carries one.
+    const bool withReth = opcode == BthHeader::RC_WRITE_FIRST || opcode == BthHeader::RC_WRITE_ONLY;
+    if (withReth && (rest < RethHeader::SIZE + IcrcTrailer::SIZE + 1 ||
+                     rest > RethHeader::SIZE + IcrcTrailer::SIZE + MAX_PATH_MTU))
+    {
+        DropMalformed(packet, "WRITE First/Only without RETH, payload and ICRC");
+        return;
+    }
+    if (!withReth && (rest < IcrcTrailer::SIZE + 1 || rest > IcrcTrailer::SIZE + MAX_PATH_MTU))
+    {
+        DropMalformed(packet, "WRITE Middle/Last without payload and ICRC");
+        return;
+    }
+    // The RETH is not needed: the receive descriptor knows the message; the length
+    // checks above guarantee no underflow here.
+    uint32_t payload = rest - IcrcTrailer::SIZE;
+    if (withReth)
     {
         payload -= RethHeader::SIZE;
     }
 
     // Notification point: CNP on CE, at most one per QP per CnpInterval.
-    NS_LOG_LOGIC("rank " << m_rank << " qp " << qpn << ": data packet " << packet->GetUid()
+    NS_LOG_LOGIC("rank " << m_rank << " qp " << qp.GetQpn() << ": data packet " << packet->GetUid()
                          << ", PSN " << bth.GetPsn() << ", " << payload << " B"
                          << (ip.GetEcn() == Ipv4Header::ECN_CE ? ", CE" : ""));
     if (ip.GetEcn() == Ipv4Header::ECN_CE)
     {
         ++m_stats.ceReceived;
-        if (m_ccUsesCnp && (qp.lastCnpSent.IsNegative() || now - qp.lastCnpSent >= m_cnpInterval))
+        if (m_ccUsesCnp &&
+            (qp.lastCnpSent.IsNegative() || Simulator::Now() - qp.lastCnpSent >= m_cnpInterval))
         {
             SendCnp(qp);
         }
@@ -1147,7 +1191,7 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
     switch (result)
     {
     case RdmaQueuePair::RX_ACCEPTED:
-    case RdmaQueuePair::RX_ACCEPTED_NAK: {
+    case RdmaQueuePair::RX_ACCEPTED_NAK:
         m_stats.bytesDelivered += qp.GetDeliveredBytes() - deliveredBefore;
         qp.rxSinceAck += static_cast<uint32_t>(qp.GetExpectedPsn() - expectedBefore);
         if (result == RdmaQueuePair::RX_ACCEPTED_NAK)
@@ -1158,30 +1202,11 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         {
             SendAck(qp, false);
         }
-        const auto messages = completed; // the callbacks may reuse the buffer
-        for (auto [info, cb] : messages)
+        if (!completed.empty())
         {
-            if (info.parts > 1 &&
-                !CompletePart(m_splitReceives, SplitReceiveKey(info.srcRank, info.id), info, cb))
-            {
-                continue; // other parts of the message are still on their way
-            }
-            info.doneTime = now;
-            NS_LOG_LOGIC("rank " << m_rank << ": message " << info.id << " from rank "
-                                 << info.srcRank << " received, " << info.size << " B");
-            ++m_stats.messagesReceived;
-            m_messageReceivedTrace(info);
-            if (!cb.IsNull())
-            {
-                cb(info);
-            }
-            if (!m_receiveCallback.IsNull())
-            {
-                m_receiveCallback(info);
-            }
+            CompleteReceives(completed); // a copy: the callbacks may reuse the buffer
         }
         break;
-    }
     case RdmaQueuePair::RX_PLACED:
         ++m_stats.outOfOrderPlaced;
         if (bth.GetAckReq())
@@ -1209,7 +1234,35 @@ RdmaTransport::Receive(Ptr<NetDevice> device,
         SendAck(qp, true); // the gap persists: the NAK's SACK tells the sender what it holds
         break;
     }
-    return true;
+}
+
+void
+RdmaTransport::CompleteReceives(
+    std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> messages)
+{
+    NS_LOG_FUNCTION(this << messages.size());
+    Time now = Simulator::Now();
+    for (auto& [info, cb] : messages)
+    {
+        if (info.parts > 1 &&
+            !CompletePart(m_splitReceives, SplitReceiveKey(info.srcRank, info.id), info, cb))
+        {
+            continue; // other parts of the message are still on their way
+        }
+        info.doneTime = now;
+        NS_LOG_LOGIC("rank " << m_rank << ": message " << info.id << " from rank " << info.srcRank
+                             << " received, " << info.size << " B");
+        ++m_stats.messagesReceived;
+        m_messageReceivedTrace(info);
+        if (!cb.IsNull())
+        {
+            cb(info);
+        }
+        if (!m_receiveCallback.IsNull())
+        {
+            m_receiveCallback(info);
+        }
+    }
 }
 
 void

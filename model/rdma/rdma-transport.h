@@ -31,6 +31,8 @@
 namespace ns3
 {
 
+class BthHeader;
+class Ipv4Header;
 class RoceNetDevice;
 
 /**
@@ -334,7 +336,9 @@ class RdmaTransport : public Object
     /// Send a CNP to the QP's sender. \param qp the receiving QP
     void SendCnp(RdmaQueuePair& qp);
     /**
-     * NIC receive callback.
+     * NIC receive callback: checks the frame's headers (ParseHeaders) and hands it to
+     * the handler of its BTH opcode (ReceiveAcknowledge, ReceiveCnp, ReceiveWrite);
+     * a malformed frame or another opcode is counted and dropped (DropMalformed).
      * \param device the NIC
      * \param packet the frame, from its IPv4 header
      * \param protocol the EtherType (not IPv4 is dropped as malformed)
@@ -345,6 +349,70 @@ class RdmaTransport : public Object
                  Ptr<const Packet> packet,
                  uint16_t protocol,
                  const Address& from);
+    /**
+     * Check a received frame's IPv4, UDP and BTH headers and read them: IPv4 with a
+     * consistent header and total length, UDP to port 4791, room for the BTH and
+     * ICRC, and a destination QP that exists. What follows the BTH is for the
+     * opcode's handler to check.
+     * \param packet the frame, from its IPv4 header
+     * \param protocol its EtherType
+     * \param ip set to its IPv4 header
+     * \param bth set to its BTH
+     * \param afterBth set to the received header bytes after the BTH
+     * \param rest set to the bytes after the BTH, ICRC included
+     * \return why the frame is malformed, or nullptr if it is not
+     */
+    const char* ParseHeaders(const Ptr<const Packet>& packet,
+                             uint16_t protocol,
+                             Ipv4Header& ip,
+                             BthHeader& bth,
+                             Buffer::Iterator& afterBth,
+                             uint32_t& rest);
+    /**
+     * Requester side: an RC Acknowledge, an ACK or a NAK as its AETH syndrome says,
+     * with a SACK after the AETH from a selective-repeat responder holding packets.
+     * Advances the queue pair's send window, takes an RTT sample, completes the
+     * messages it acknowledges in full and lets the queue pair send (a NAK makes
+     * its loss recovery resend). Ignored on a failed queue pair.
+     * \param packet the frame, from its IPv4 header
+     * \param qp the queue pair it is for
+     * \param bth its BTH
+     * \param it the received header bytes, at the AETH
+     * \param rest the bytes after the BTH, ICRC included (dropped as malformed
+     *        unless they are an AETH, or an AETH and a SACK, and the ICRC)
+     */
+    void ReceiveAcknowledge(const Ptr<const Packet>& packet,
+                            RdmaQueuePair& qp,
+                            const BthHeader& bth,
+                            Buffer::Iterator it,
+                            uint32_t rest);
+    /**
+     * Requester side: a Congestion Notification Packet, passed to the queue pair's
+     * congestion control.
+     * \param packet the frame, from its IPv4 header
+     * \param qp the queue pair it is for
+     * \param rest the bytes after the BTH, ICRC included (dropped as malformed
+     *        unless they are the 16 reserved bytes and the ICRC)
+     */
+    void ReceiveCnp(const Ptr<const Packet>& packet, RdmaQueuePair& qp, uint32_t rest);
+    /**
+     * Responder side: an RDMA WRITE First, Middle, Last or Only data packet. Sends a
+     * CNP if it is marked CE (at most one per CnpInterval), places its payload
+     * through the queue pair, acknowledges or NAKs as the queue pair's loss recovery
+     * says, and completes the messages it finishes.
+     * \param packet the frame, from its IPv4 header
+     * \param qp the queue pair it is for
+     * \param ip its IPv4 header (ECN)
+     * \param bth its BTH
+     * \param rest the bytes after the BTH, ICRC included (dropped as malformed
+     *        unless they are a RETH on First and Only, 1 to MAX_PATH_MTU payload
+     *        bytes and the ICRC)
+     */
+    void ReceiveWrite(const Ptr<const Packet>& packet,
+                      RdmaQueuePair& qp,
+                      const Ipv4Header& ip,
+                      const BthHeader& bth,
+                      uint32_t rest);
     /**
      * Count, log and trace a received packet that cannot be processed.
      * \param packet the packet as received (starting with its IPv4 header)
@@ -383,6 +451,13 @@ class RdmaTransport : public Object
     Ptr<RdmaLossRecovery> CreateLossRecovery() const;
     /// Finish the sender side of completed messages. \param done the messages and callbacks
     void CompleteSends(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>>& done);
+    /**
+     * Finish the receiver side of completed messages (of a split message, once its
+     * last part is in).
+     * \param messages the messages and callbacks, a copy: the callbacks may post,
+     *        which reuses m_completedReceives
+     */
+    void CompleteReceives(std::vector<std::pair<RdmaCompletion, RdmaCompletionCallback>> messages);
     /// Check attribute values; stop with a clear message if impossible.
     void Validate() const;
 

@@ -6,7 +6,6 @@
 #define AI_FABRIC_ROCE_NET_DEVICE_H
 
 #include "fixed-ethernet-header.h"
-#include "ring-queue.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -16,6 +15,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/ring-queue.h"
 #include "ns3/traced-callback.h"
 
 #include <array>

@@ -5,6 +5,7 @@
 #include "training-job-application.h"
 
 #include "expert-gating.h"
+#include "job-communicators.h"
 #include "one-f-one-b-schedule.h"
 #include "pipeline-parallel-application.h"
 #include "transformer-model.h"
@@ -15,7 +16,6 @@
 #include "ns3/communicator.h"
 #include "ns3/double.h"
 #include "ns3/gpu-compute.h"
-#include "ns3/job-layout-helper.h"
 #include "ns3/log.h"
 #include "ns3/pairwise-all-to-all-v.h"
 #include "ns3/pointer.h"
@@ -153,11 +153,13 @@ TrainingJobApplication::DoDispose()
 }
 
 void
-TrainingJobApplication::SetJob(const JobLayoutHelper& job)
+TrainingJobApplication::SetJob(const JobCommunicators& job)
 {
     NS_LOG_FUNCTION(this);
     m_layout = job.GetLayout();
-    NS_ABORT_MSG_IF(!m_layout, "TrainingJobApplication: SetJob before JobLayoutHelper::Install");
+    NS_ABORT_MSG_IF(!m_layout,
+                    "TrainingJobApplication: SetJob before the job's communicators are built "
+                    "(JobLayoutHelper::Install)");
     for (uint32_t d = 0; d < JobLayout::N_DIMENSIONS; ++d)
     {
         const auto dimension = static_cast<JobLayout::Dimension>(d);

@@ -25,7 +25,7 @@ namespace ns3
 class CollectiveOperation;
 struct CollectiveResult;
 class ExpertGating;
-class JobLayoutHelper;
+class JobCommunicators;
 class TransformerModel;
 class UniformRandomVariable;
 
@@ -105,9 +105,10 @@ class TrainingJobApplication : public TrainingApplication
     /**
      * The job's layout and communicators, before SetCommunicator (TrainingJobHelper
      * does both).
-     * \param job a JobLayoutHelper after Install
+     * \param job the job's layout and communicators, built (JobLayoutHelper::Install
+     *        builds them; GetJobCommunicators)
      */
-    void SetJob(const JobLayoutHelper& job);
+    void SetJob(const JobCommunicators& job);
 
     /**
      * \param stream first random stream index to use (the routing draws)
