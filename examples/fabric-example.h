@@ -471,9 +471,11 @@ struct FabricExampleOptions
     }
 
     /**
-     * Resolve a --congestionControl value for this fabric: auto (None on the
-     * scheduled fabric, Dcqcn on the Ethernet Clos), None, Dcqcn, or the TypeId name
-     * of an RdmaCongestionControl subclass (RdmaHelper::LookupCongestionControl).
+     * Resolve a --congestionControl value for this fabric: auto (the default of
+     * ns3::RdmaTransport::CongestionControl if the command line set it, else None on
+     * the scheduled fabric and Dcqcn on the Ethernet Clos), None, Dcqcn, or the
+     * TypeId name of an RdmaCongestionControl subclass
+     * (RdmaHelper::LookupCongestionControl).
      * \param text the value (auto is replaced by what it means here)
      * \param tid set to the congestion control's TypeId
      * \return why the value is refused, or ""
@@ -482,7 +484,14 @@ struct FabricExampleOptions
     {
         if (text == "auto")
         {
-            text = fabric == "ethernet" ? "Dcqcn" : "None";
+            // The example sets the attribute on its helper, which would override a
+            // default given as --ns3::RdmaTransport::CongestionControl: keep that one.
+            TypeId::AttributeInformation info;
+            RdmaTransport::GetTypeId().LookupAttributeByName("CongestionControl", &info);
+            const std::string given = info.initialValue->SerializeToString(info.checker);
+            text = given != info.originalInitialValue->SerializeToString(info.checker) ? given
+                   : fabric == "ethernet"                                              ? "Dcqcn"
+                                                                                       : "None";
         }
         if (!RdmaHelper::LookupCongestionControl(text, tid))
         {

@@ -73,6 +73,29 @@ def incast_placement(case):
     case.expect(local["binding"] == "host link", "local: the host link binds, not the fabric")
 
 
+def congestion_control_default(case):
+    """--ns3::RdmaTransport::CongestionControl is used where --congestionControl is auto.
+
+    The examples set the congestion control on their RDMA helper, which overrode an
+    attribute default given on the command line: such runs used DCQCN and said so.
+    """
+    case.run("fabric-incast --fabric=ethernet --transport=rdma --senders=2 "
+             "--ns3::RdmaTransport::CongestionControl=ns3::SwiftCongestionControl "
+             "--json=swift.json")
+    swift = case.load("swift.json")
+    case.expect(swift["congestionControl"] == "ns3::SwiftCongestionControl",
+                f"the attribute default is used ({swift['congestionControl']})")
+    case.run("fabric-incast --fabric=ethernet --transport=rdma --senders=2 --json=auto.json")
+    auto = case.load("auto.json")
+    case.expect(auto["congestionControl"] == "Dcqcn",
+                f"without it, auto is DCQCN on Ethernet ({auto['congestionControl']})")
+    case.run("fabric-incast --fabric=ethernet --transport=rdma --senders=2 "
+             "--ns3::RdmaTransport::CongestionControl=ns3::SwiftCongestionControl "
+             "--congestionControl=None --json=none.json")
+    none = case.load("none.json")
+    case.expect(none["congestionControl"] == "None", "--congestionControl, when given, wins")
+
+
 def expert_parallel_routing(case):
     """expert-parallel: the gate's per-expert counts and the AlltoAllv byte matrix."""
     ranks, experts, tokens, top_k, token_bytes = 4, 8, 48, 2, 1024
@@ -220,6 +243,7 @@ def permutation_lossy_link(case):
 
 CASES = {
     "incast-placement": incast_placement,
+    "congestion-control-default": congestion_control_default,
     "expert-parallel-routing": expert_parallel_routing,
     "training-job-groups": training_job_groups,
     "collective-perf-rdma": collective_perf_rdma,
