@@ -718,6 +718,65 @@ class IncastFabricBoundTestCase : public ScheduledFabricTestCase
 
 /**
  * \ingroup ai-fabric-tests
+ * 32 hosts of one leaf, at 400 Gb/s, each send 256 KiB to one host of another
+ * leaf, into a 4 MB VOQ buffer: the buffer fills in microseconds and the shared
+ * pause threshold catches every host port at once. Each port's headroom is
+ * reserved for what its host still sends after the pause:
+ *
+ *   2 x ceil(400 Gb/s x 500 ns / 8) + 3 x (4200 Mtu + 14 + 24) + 84
+ *   = 2 x 25000 + 12714 + 84 = 62798 B,
+ *
+ * so the shared pause threshold is 4000000 - 32 x 62798 = 1990464 B. Nothing is
+ * dropped, every message completes without a resend, and the buffer never holds
+ * more than BufferSize. (With the headroom as one 1 MiB reserve for all ports,
+ * the 32 ports' 2 MB in flight overflowed it and packets were lost.)
+ */
+class IngressBufferFullTestCase : public ScheduledFabricTestCase
+{
+  public:
+    IngressBufferFullTestCase()
+        : ScheduledFabricTestCase("VOQ buffer full with 32 host ports paused at once: lossless")
+    {
+    }
+
+  private:
+    /// Run the incast into the small buffer and check that nothing was lost.
+    void DoRun() override
+    {
+        const uint32_t senders = 32;
+        const uint64_t buffer = 4000000;
+        ClusterDescription c = SmallCluster(2, senders, 4);
+        c.hostPortsPerLeaf = senders;
+        c.fabricPortsPerLeaf = 4;
+        c.hostLinkRate = DataRate("400Gbps");
+        c.fabricLinkRate = DataRate("400Gbps");
+        RdmaFabric f(c, [buffer](ScheduledFabricHelper& h) {
+            h.SetVoqAttribute("BufferSize", UintegerValue(buffer));
+        });
+        const uint64_t size = 256 * 1024;
+        for (uint32_t s = 0; s < senders; ++s)
+        {
+            f.Post(senders + s, 0, size);
+        }
+        Simulator::Run();
+        Ptr<VoqQueueDisc> voq = f.fabric.GetLeaf(1)->GetVoqQueueDisc();
+        const auto t = f.fabric.GetTotals();
+        NS_TEST_EXPECT_MSG_EQ(voq->GetIngressHeadroom(0), 62798, "2 x wire + 3 frames + PFC frame");
+        NS_TEST_EXPECT_MSG_EQ(voq->GetSharedPauseThreshold(),
+                              buffer - senders * 62798,
+                              "BufferSize less every port's headroom");
+        NS_TEST_EXPECT_MSG_GT(voq->GetPauses(), 0, "the shared threshold paused the hosts");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(voq->GetBufferHighWater(), buffer, "within the buffer");
+        NS_TEST_EXPECT_MSG_EQ(t.GetDroppedPackets(), 0, "nothing dropped");
+        NS_TEST_ASSERT_MSG_EQ(f.completions.count, senders, "every message completed");
+        NS_TEST_EXPECT_MSG_EQ(f.Sum().retransmittedPackets, 0, "no retransmission");
+        NS_TEST_EXPECT_MSG_EQ(t.offeredBytes, t.deliveredBytes, "drained: all delivered");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup ai-fabric-tests
  * A fabric link, or all links of one spine, fails at 200 us under a full RDMA
  * permutation (12 MB messages, 16 MB when restored), with the fabric binding (4 spines at 100 Gb/s)
  * or the host links (5 spines), and optionally comes back at 800 us. Zero queue-pair failures,
@@ -942,6 +1001,7 @@ class ScheduledFlowControlTestSuite : public TestSuite
         {
             AddTestCase(new IncastFabricBoundTestCase(n));
         }
+        AddTestCase(new IngressBufferFullTestCase);
         AddTestCase(new FailoverTestCase(false, 4, false));
         AddTestCase(new FailoverTestCase(false, 5, true));
         AddTestCase(new FailoverTestCase(true, 4, true));

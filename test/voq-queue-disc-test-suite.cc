@@ -196,11 +196,12 @@ class VoqSharedResumeTestCase : public PfcRecordingTestCase
     /// Fill the shared buffer and one VOQ, drain them and check the pauses and resumes.
     void DoRun() override
     {
-        // Shared pause threshold = BufferSize - PfcHeadroom = 10000 - 2000 = 8000 B;
-        // resume below 8000 - PfcHysteresis (1000) = 7000 B. Per-port Xoff far away.
+        // Shared pause threshold = BufferSize - 2 ports x PfcHeadroom
+        // = 10000 - 2 x 1000 = 8000 B; resume below 8000 - PfcHysteresis (1000)
+        // = 7000 B. Per-port Xoff far away.
         auto qd = CreateObject<VoqQueueDisc>();
         qd->SetAttribute("BufferSize", UintegerValue(10000));
-        qd->SetAttribute("PfcHeadroom", UintegerValue(2000));
+        qd->SetAttribute("PfcHeadroom", UintegerValue(1000));
         qd->SetAttribute("PfcHysteresis", UintegerValue(1000));
         qd->SetAttribute("PfcXoff", UintegerValue(1000000));
         qd->SetLayout(2, 2, 1);

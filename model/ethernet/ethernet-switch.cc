@@ -31,9 +31,6 @@ namespace
 {
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
-/// A PFC frame on the wire: a minimum frame, FCS, preamble and gap (84 B).
-constexpr uint32_t PFC_FRAME_WIRE_BYTES =
-    RoceNetDevice::MIN_FRAME_BYTES + RoceNetDevice::WIRE_EXTRA_BYTES;
 /// Bit times of one pause quantum.
 constexpr uint64_t BITS_PER_QUANTUM = 512;
 } // namespace
@@ -301,25 +298,14 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     // A pause is repeated at half its time; that half must fit the largest frame and
     // the PFC frame behind it, or repeats would crowd out the data.
     const uint64_t pauseBytes = uint64_t(m_pfcPauseQuanta) * BITS_PER_QUANTUM / 8;
-    NS_ABORT_MSG_IF(pauseBytes < 2 * (maxFrame + PFC_FRAME_WIRE_BYTES),
+    NS_ABORT_MSG_IF(pauseBytes < 2 * (maxFrame + RoceNetDevice::PFC_FRAME_WIRE_BYTES),
                     "EthernetSwitch: PfcPauseQuanta "
                         << m_pfcPauseQuanta << " is too short for port " << index << " (Mtu "
                         << device->GetMtu() << "): a pause must last at least "
-                        << 2 * (maxFrame + PFC_FRAME_WIRE_BYTES) << " byte times");
+                        << 2 * (maxFrame + RoceNetDevice::PFC_FRAME_WIRE_BYTES) << " byte times");
     port.pauseDuration = device->GetDataRate().CalculateBytesTxTime(pauseBytes);
-    uint64_t headroom = m_pfcHeadroom;
-    if (headroom == 0)
-    {
-        // Bytes in flight on the wire, rounded up: ceil(rate x delay / 8), in integers
-        // (rate in bit/s times delay in ns stays far below 2^64 for real links).
-        const uint64_t bitNs = rate * static_cast<uint64_t>(linkDelay.GetNanoSeconds());
-        const uint64_t wireBytes = (bitNs + 8000000000ULL - 1) / 8000000000ULL;
-        // After the threshold is crossed: the crossing frame itself (it is admitted
-        // before the pause is sent), the frame this port is sending ahead of the
-        // pause, the frame the upstream is sending when the pause arrives, the pause
-        // frame's own time, and the wire's contents both ways.
-        headroom = 2 * wireBytes + 3 * maxFrame + PFC_FRAME_WIRE_BYTES;
-    }
+    const uint64_t headroom =
+        m_pfcHeadroom != 0 ? m_pfcHeadroom : device->GetPfcHeadroom(linkDelay);
     m_mmu->AddPort(headroom);
     m_ports.push_back(std::move(port));
 

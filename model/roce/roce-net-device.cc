@@ -299,6 +299,18 @@ RoceNetDevice::PriorityFromDscp(uint8_t dscp)
     return (dscp >> 3) & 0x7;
 }
 
+uint64_t
+RoceNetDevice::GetPfcHeadroom(Time linkDelay) const
+{
+    NS_LOG_FUNCTION(this << linkDelay);
+    const uint64_t maxFrame = GetMtu() + ETHERNET_HEADER_BYTES + WIRE_EXTRA_BYTES;
+    // Bytes on the wire, rounded up: ceil(rate x delay / 8), in integers (rate in
+    // bit/s times delay in ns stays far below 2^64 for real links).
+    const uint64_t bitNs = m_bps.GetBitRate() * static_cast<uint64_t>(linkDelay.GetNanoSeconds());
+    const uint64_t wireBytes = (bitNs + 8000000000ULL - 1) / 8000000000ULL;
+    return 2 * wireBytes + 3 * maxFrame + PFC_FRAME_WIRE_BYTES;
+}
+
 Time
 RoceNetDevice::GetFrameTxTime(uint32_t frameBytes) const
 {

@@ -149,6 +149,17 @@ class RoceNetDevice : public NetDevice
     Time GetFrameTxTime(uint32_t frameBytes) const;
     /// \param dscp IPv4 DSCP \return the priority used for it (dscp >> 3)
     static uint8_t PriorityFromDscp(uint8_t dscp);
+    /// A PFC frame on the wire: a minimum frame, FCS, preamble and gap (84 B).
+    static constexpr uint32_t PFC_FRAME_WIRE_BYTES = MIN_FRAME_BYTES + WIRE_EXTRA_BYTES;
+    /**
+     * What a switch port receiving on this device must still take after it decides
+     * to pause its peer: the frame that crossed the threshold, the frame this device
+     * is sending ahead of the pause, the frame the peer is sending when the pause
+     * arrives, the pause frame's own time, and the wire's contents both ways.
+     * \param linkDelay the link's propagation delay
+     * \return 2 x ceil(rate x linkDelay / 8) + 3 largest frames + a PFC frame, bytes
+     */
+    uint64_t GetPfcHeadroom(Time linkDelay) const;
 
     /// Counters (never reset).
     struct Counters

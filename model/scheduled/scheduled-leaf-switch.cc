@@ -346,8 +346,14 @@ ScheduledLeafSwitch::AddHostPort(Ptr<NetDevice> device,
     device->SetReceiveCallback(MakeCallback(&ScheduledLeafSwitch::ReceiveFromHost, this));
     scheduler->Setup(m_leaves, m_nTcs, rate, m_cellPayload);
     scheduler->SetGrantCallback(MakeCallback(&ScheduledLeafSwitch::SendGrant, this).Bind(port));
-    if (DynamicCast<RoceNetDevice>(device))
+    if (Ptr<RoceNetDevice> roce = DynamicCast<RoceNetDevice>(device))
     {
+        if (m_voq->GetIngressHeadroom(port) == 0)
+        {
+            // Reserved for what the host still sends after its pause, so that a
+            // pause from the shared threshold catching every port at once loses nothing.
+            m_voq->SetIngressHeadroom(port, roce->GetPfcHeadroom(m_cluster.hostLinkDelay));
+        }
         scheduler->SetQueueBytesCallback(
             MakeCallback(&ScheduledLeafSwitch::HostQueueBytes, this).Bind(port));
     }

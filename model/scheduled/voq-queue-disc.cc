@@ -125,8 +125,12 @@ VoqQueueDisc::GetTypeId()
                           MakeUintegerAccessor(&VoqQueueDisc::m_pfcXoff),
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("PfcHeadroom",
-                          "Bytes of shared buffer kept for packets in flight after a pause",
-                          UintegerValue(1024 * 1024),
+                          "Bytes of buffer reserved for each ingress port, for what it still "
+                          "sends after its pause; the shared pause threshold is BufferSize "
+                          "minus every port's headroom (0: none, unless the owner sets each "
+                          "port's: ScheduledLeafSwitch sets 2 x rate x link delay + 3 largest "
+                          "frames + a PFC frame)",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&VoqQueueDisc::m_pfcHeadroom),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("PfcHysteresis",
@@ -212,6 +216,8 @@ VoqQueueDisc::SetLayout(uint32_t voqs, uint32_t ingressPorts, uint32_t trafficCl
     m_paused.assign(m_nPorts * m_nTcs, false);
     m_pauseVoq.assign(m_nPorts * m_nTcs, NONE);
     m_pausedCount = 0;
+    m_portHeadroom.assign(m_nPorts, m_pfcHeadroom);
+    m_headroomTotal = m_pfcHeadroom * m_nPorts;
     m_layoutSet = true;
 }
 
@@ -251,14 +257,48 @@ VoqQueueDisc::CheckConfig()
                     "VoqQueueDisc: PfcHysteresis=" << m_pfcHysteresis
                                                    << " must be below VoqLimit=" << m_voqLimit
                                                    << " (a paused port would never resume)");
-    NS_ABORT_MSG_IF(m_pfcHeadroom >= m_bufferSize,
-                    "VoqQueueDisc: PfcHeadroom=" << m_pfcHeadroom
-                                                 << " must be below BufferSize=" << m_bufferSize);
-    NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_bufferSize - m_pfcHeadroom,
-                    "VoqQueueDisc: PfcHysteresis="
-                        << m_pfcHysteresis << " must be below BufferSize - PfcHeadroom="
-                        << m_bufferSize - m_pfcHeadroom << " (a paused port would never resume)");
+    CheckHeadroom("PfcHeadroom=" + std::to_string(m_pfcHeadroom) + " per ingress port");
     return true;
+}
+
+void
+VoqQueueDisc::CheckHeadroom(const std::string& what) const
+{
+    const uint64_t total = m_layoutSet ? m_headroomTotal : m_pfcHeadroom * m_nPorts;
+    NS_ABORT_MSG_IF(total >= m_bufferSize,
+                    "VoqQueueDisc: " << what << " reserves " << total << " B of headroom for "
+                                     << m_nPorts
+                                     << " ingress ports, not below BufferSize=" << m_bufferSize);
+    NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_bufferSize - total,
+                    "VoqQueueDisc: PfcHysteresis="
+                        << m_pfcHysteresis << " must be below BufferSize minus the headroom ("
+                        << what << ", " << total << " B for " << m_nPorts << " ingress ports): "
+                        << m_bufferSize - total << " (a paused port would never resume)");
+}
+
+void
+VoqQueueDisc::SetIngressHeadroom(uint32_t port, uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << port << bytes);
+    NS_ABORT_MSG_IF(port >= m_portHeadroom.size(),
+                    "VoqQueueDisc: SetIngressHeadroom for port " << port << " of "
+                                                                 << m_portHeadroom.size());
+    m_headroomTotal = m_headroomTotal - m_portHeadroom[port] + bytes;
+    m_portHeadroom[port] = bytes;
+    CheckHeadroom("ingress port " + std::to_string(port) + "'s headroom " + std::to_string(bytes) +
+                  " B");
+}
+
+uint64_t
+VoqQueueDisc::GetIngressHeadroom(uint32_t port) const
+{
+    return m_portHeadroom.at(port);
+}
+
+uint64_t
+VoqQueueDisc::GetSharedPauseThreshold() const
+{
+    return m_bufferSize - m_headroomTotal;
 }
 
 void
@@ -357,7 +397,7 @@ VoqQueueDisc::UpdatePfc(uint32_t port, uint8_t tc, uint32_t voq, uint64_t voqByt
 {
     const uint32_t idx = port * m_nTcs + tc;
     const uint64_t bytes = m_portTcBytes[idx];
-    const uint64_t sharedXoff = m_bufferSize - m_pfcHeadroom;
+    const uint64_t sharedXoff = m_bufferSize - m_headroomTotal;
     const bool voqFull = voq != NONE && voqBytes >= m_voqLimit;
     if (voqFull)
     {
@@ -531,7 +571,7 @@ VoqQueueDisc::DoDequeue()
                 // A port paused by the shared buffer or by a full VOQ may have nothing
                 // queued of its own, so no dequeue of its own would ever resume it:
                 // when one of those limits eases, look at every paused port.
-                const uint64_t sharedResume = m_bufferSize - m_pfcHeadroom - m_pfcHysteresis;
+                const uint64_t sharedResume = m_bufferSize - m_headroomTotal - m_pfcHysteresis;
                 const bool sharedEased = m_used < sharedResume && m_used + size >= sharedResume;
                 const bool voqEased = q.bytes + m_pfcHysteresis < m_voqLimit &&
                                       q.bytes + size + m_pfcHysteresis >= m_voqLimit;

@@ -11,6 +11,7 @@
 
 #include <deque>
 #include <list>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -33,7 +34,10 @@ class VoqStore;
  * Buffer limits: per VOQ (VoqLimit) and shared (BufferSize). When exhausted the
  * queue disc either tail-drops (counted, DropBeforeEnqueue trace) or, by default,
  * asks the owner to send a PFC pause to the ingress port for that traffic class
- * (PfcCallback), keeping PfcHeadroom bytes of buffer for packets in flight.
+ * (PfcCallback). Each ingress port has headroom reserved out of BufferSize for
+ * what it still sends after its pause (PfcHeadroom, or per port from the owner),
+ * so the shared pause threshold is BufferSize minus every port's headroom: when
+ * every port is caught by it at once, what they still send fits.
  *
  * Per-VOQ state is allocated when a VOQ first gets a packet or credit: an idle
  * VOQ costs one 32-bit index, and a VOQ that was never used reads as empty, with
@@ -93,6 +97,19 @@ class VoqQueueDisc : public QueueDisc
 
     /// \param cb called to pause or resume an ingress port for a traffic class
     void SetPfcCallback(PfcCallback cb);
+
+    /**
+     * Reserve an ingress port's PFC headroom (after SetLayout; replaces the
+     * PfcHeadroom attribute's value for that port). Aborts, naming the values, if
+     * the headroom of all ports would leave no shared buffer to pause on.
+     * \param port ingress port
+     * \param bytes what the port may still send after its pause
+     */
+    void SetIngressHeadroom(uint32_t port, uint64_t bytes);
+    /// \param port ingress port \return its reserved PFC headroom, bytes
+    uint64_t GetIngressHeadroom(uint32_t port) const;
+    /// \return the shared pause threshold: BufferSize minus every port's headroom
+    uint64_t GetSharedPauseThreshold() const;
 
     /**
      * Group the VOQs (VOQ v is in group v / voqsPerGroup) and gate each group: a
@@ -177,6 +194,9 @@ class VoqQueueDisc : public QueueDisc
     /// Create the internal store if none, check the PFC and buffer settings.
     /// \return false if the disc has classes or a foreign internal queue
     bool CheckConfig() override;
+    /// Abort, naming what set it, if the PFC headroom leaves no shared buffer to
+    /// pause on. \param what the setting, for the message
+    void CheckHeadroom(const std::string& what) const;
     /// Lay the VOQs out from the attributes unless SetLayout did.
     void InitializeParams() override;
 
@@ -242,6 +262,8 @@ class VoqQueueDisc : public QueueDisc
     GroupReadyCallback m_groupReady;              //!< owner's gate
     std::vector<std::vector<uint32_t>> m_parked;  //!< per group: eligible VOQs set aside
     std::vector<uint64_t> m_portTcBytes;          //!< bytes per (ingress port, tc)
+    std::vector<uint64_t> m_portHeadroom;         //!< PFC headroom per ingress port
+    uint64_t m_headroomTotal{0};                  //!< their sum
     std::vector<bool> m_paused;                   //!< PFC state per (ingress port, tc)
     std::vector<uint32_t> m_pauseVoq; //!< per (port, tc): VOQ over VoqLimit that paused it
     uint32_t m_pausedCount{0};        //!< (port, tc)s paused now
@@ -251,7 +273,7 @@ class VoqQueueDisc : public QueueDisc
     uint64_t m_voqLimit;              //!< attribute VoqLimit
     uint64_t m_bufferSize;            //!< attribute BufferSize
     uint64_t m_pfcXoff;               //!< attribute PfcXoff
-    uint64_t m_pfcHeadroom;           //!< attribute PfcHeadroom
+    uint64_t m_pfcHeadroom;           //!< attribute PfcHeadroom (per ingress port)
     uint64_t m_pfcHysteresis;         //!< attribute PfcHysteresis
     BufferFullAction m_action;        //!< attribute BufferFullAction
     bool m_wholePacketCredit;         //!< attribute WholePacketCredit
