@@ -244,6 +244,12 @@ function(ai_fabric_add_out_of_tree_tests)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-layering.py
                    ${CMAKE_SOURCE_DIR})
 
+  # README.md quotes examples/first-cluster.cc as it is (the example itself runs
+  # from test/examples-to-run.py).
+  add_test(NAME ai-fabric-readme-program
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-readme-program.py
+                   ${CMAKE_SOURCE_DIR})
+
   # Doxygen runs over the module without a warning (doxygen is installed by
   # scripts/ai-fabric; the test fails if it is missing).
   add_test(NAME ai-fabric-doxygen

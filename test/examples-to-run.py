@@ -7,6 +7,9 @@ cpp_examples = [
     # only (out of tree ctest runs them one by one; scripts/examples-to-run.py
     # leaves this entry out there).
     ("ai-fabric-gtest", "True", "False"),
+    # The README's first program, on both fabrics.
+    ("first-cluster", "True", "True"),
+    ("first-cluster --fabric=ethernet", "True", "True"),
     ("fabric-incast --senders=4", "True", "True"),
     ("fabric-incast --senders=4 --transport=rdma --messageSize=200000", "True", "True"),
     ("fabric-incast --fabric=ethernet --senders=4 --transport=rdma --messageSize=200000",
