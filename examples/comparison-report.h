@@ -105,6 +105,7 @@ ComparisonCounterColumns()
                                                   "pfcPauses",
                                                   "retransmissions",
                                                   "timeouts",
+                                                  "receiverDiscards",
                                                   "ecnMarks",
                                                   "cnps",
                                                   "maxQueuedBytes",
@@ -635,6 +636,8 @@ class ComparisonReport
             {"cnps", "CNPs (DCQCN rate cuts)"},
             {"retransmissions", "retransmitted packets"},
             {"timeouts", "retransmission timeouts"},
+            {"receiverDiscards",
+             "packets discarded by receivers beyond a PSN gap or reorder window"},
             {"droppedPackets", "packets dropped"},
             {"cellsLostOnFailedLinks", "cells lost on failed links"}};
         for (const auto& [key, words] : counts)

@@ -117,12 +117,21 @@ ComparisonSweeps()
          "how long a switch sends onto a link that has failed: local loss of signal has no "
          "public figure; Broadcom's open SDK (OpenBCM 6.5.27) defaults its fabric reachability "
          "watchdog to 100 us"},
+        {"reorderWindow",
+         {"ns3::OutOfOrderPlacementRecovery::ReorderWindow"},
+         {"64", "256", "4096"},
+         {"ai-ethernet"},
+         "",
+         "no public figure: packets beyond a PSN gap a NIC holds (its out-of-order "
+         "placement tracking); per-packet routing reorders more than that under deep queues, "
+         "the receiver discards the rest and a lost tail waits for the retransmission timeout"},
         {"retransmitTimeout",
          {"ns3::RdmaTransport::RetransmitTimeout"},
-         {"131072ns", "1048576ns", "67108864ns"},
+         {"131072ns", "1048576ns", "67108864ns", "268435456ns"},
          {"scheduled", "ethernet", "ai-ethernet"},
          "",
-         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 14; perftest's default is 14, "
+         "RoCE local ACK timeout 4.096 us x 2^n (n = 5, 8, 14, 16; perftest's default and "
+         "this comparison's is 14, Linux bnxt_re's 16, "
          "NCCL's and HCCL's 20, 4.3 s): a lost tail waits for it, and a packet held longer "
          "in PFC-paused queues is resent"},
     };
@@ -889,11 +898,14 @@ class ComparisonSimulation
             rdma.qpFailures += s.qpFailures;
             rdma.dataPacketsSent += s.dataPacketsSent;
             rdma.naksSent += s.naksSent;
+            rdma.outOfOrderDropped += s.outOfOrderDropped;
         }
         counters["rdmaDataPackets"] = rdma.dataPacketsSent;
         counters["retransmissions"] = rdma.retransmittedPackets;
         counters["timeouts"] = rdma.timeouts;
         counters["naks"] = rdma.naksSent;
+        // Discarded by receivers: beyond a PSN gap (go-back-N) or beyond the reorder window.
+        counters["receiverDiscards"] = rdma.outOfOrderDropped;
         counters["cnps"] = rdma.cnpsReceived;
         counters["qpFailures"] = rdma.qpFailures;
         counters["maxQueuedBytes"] =

@@ -42,7 +42,7 @@ SCENARIO_FIELDS = {"scenario", "cluster", "fabricSetup", "simulatedTime_us", "jo
 SCENARIO_KEYS = {"id", "workload", "fabric", "condition", "variant", "sweep"}
 COUNTERS = {"offeredPackets", "deliveredPackets", "droppedPackets", "queuedPackets",
             "unaccountedPackets", "pfcPauses", "ecnMarks", "retransmissions", "timeouts",
-            "cnps", "qpFailures", "maxQueuedBytes", "uplinkImbalance",
+            "receiverDiscards", "cnps", "qpFailures", "maxQueuedBytes", "uplinkImbalance",
             "cellsLostOnFailedLinks", "grantedBytes", "controlBytes", "drops"}
 CSV_COLUMNS = {"workload", "fabric", "condition", "variant", "sweep", "completed", "normalised",
                "slowdown", "neighbourSlowdown", "failureDip", "recovery_us", "blackout_us",
