@@ -464,7 +464,8 @@ class ComparisonSimulation
             }
             if (fabric == "ai-ethernet")
             {
-                clos->SetSwitchAttribute("LoadBalancing", StringValue("CongestionAware"));
+                clos->SetSwitchAttribute("LoadBalancingPolicy",
+                                         TypeIdValue(CongestionAwareLoadBalancing::GetTypeId()));
                 m_rdma.SetTransportAttribute("LossRecovery",
                                              StringValue("ns3::SelectiveRepeatRecovery"));
             }

@@ -353,6 +353,18 @@ ReportDropsByPlace(const std::vector<DropPlace>& drops, nlohmann::json& results)
 /// --ns3::\<Type\>::\<Attribute\> default on the same command line takes effect.
 struct FabricExampleOptions
 {
+    /**
+     * A load-balancing policy by its short name: ns3::NameLoadBalancing (Ecmp,
+     * PacketSpray, Adaptive, CongestionAware, or any policy added the same way).
+     * \param name the short name \param tid set to the policy's TypeId
+     * \return whether it names a LoadBalancingPolicy
+     */
+    static bool LookupLoadBalancing(const std::string& name, TypeId* tid)
+    {
+        return TypeId::LookupByNameFailSafe("ns3::" + name + "LoadBalancing", tid) &&
+               tid->IsChildOf(LoadBalancingPolicy::GetTypeId()) && tid->HasConstructor();
+    }
+
     /// \param tid a TypeId \param name a numeric attribute \return its default
     template <typename T>
     static T Default(TypeId tid, const std::string& name)
@@ -384,7 +396,8 @@ struct FabricExampleOptions
         /// CreditScheduler::OverGrant
         double overGrant{Default<double>(CreditScheduler::GetTypeId(), "OverGrant")};
         // Ethernet Clos
-        std::string loadBalancing{"Ecmp"}; //!< EthernetSwitch::LoadBalancing
+        /// EthernetSwitch::LoadBalancingPolicy, without ns3:: and LoadBalancing
+        std::string loadBalancing{"Ecmp"};
         /// SharedBufferMmu::BufferSize
         uint64_t bufferSize{Default<uint64_t>(SharedBufferMmu::GetTypeId(), "BufferSize")};
         bool pfc{true}; //!< SharedBufferMmu::PfcEnabled
@@ -513,8 +526,6 @@ struct FabricExampleOptions
     {
         std::ostringstream problem;
         TypeId policy;
-        TypeId::AttributeInformation loadBalancing;
-        EthernetSwitch::GetTypeId().LookupAttributeByName("LoadBalancing", &loadBalancing);
         // Options of one fabric that another leaves unused: refused, not ignored.
         const std::vector<std::pair<const char*, bool>> scheduledOnly{
             {"sprayPolicy", values.sprayPolicy != builtin.sprayPolicy},
@@ -552,7 +563,7 @@ struct FabricExampleOptions
             problem << "--sprayPolicy=" << values.sprayPolicy
                     << " is not a spray policy (RoundRobin, Random or LeastLoaded)";
         }
-        else if (!loadBalancing.checker->CreateValidValue(StringValue(values.loadBalancing)))
+        else if (!LookupLoadBalancing(values.loadBalancing, &policy))
         {
             problem << "--loadBalancing=" << values.loadBalancing
                     << " is not a load balancing (Ecmp, PacketSpray, Adaptive or CongestionAware)";
@@ -729,7 +740,13 @@ struct FabricExampleOptions
             auto clos = std::make_unique<EthernetClosHelper>();
             if (values.loadBalancing != builtin.loadBalancing)
             {
-                clos->SetSwitchAttribute("LoadBalancing", StringValue(values.loadBalancing));
+                TypeId policy;
+                NS_ABORT_MSG_UNLESS(LookupLoadBalancing(values.loadBalancing, &policy),
+                                    "--loadBalancing=" << values.loadBalancing
+                                                       << " is not a load balancing (Ecmp, "
+                                                          "PacketSpray, Adaptive or "
+                                                          "CongestionAware)");
+                clos->SetSwitchAttribute("LoadBalancingPolicy", TypeIdValue(policy));
             }
             if (values.ecn != builtin.ecn)
             {

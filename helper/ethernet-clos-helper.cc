@@ -148,7 +148,8 @@ EthernetClosHelper::CreateFabricLinks()
             m_topology->spines[s]->SetRoute(h, spineDown[s][hostLeaf]);
         }
     }
-    // What each leaf may know of the spines' queues (LoadBalancing CongestionAware).
+    // What each leaf may know of the spines' queues, for its load-balancing policy
+    // (CongestionAwareLoadBalancing weighs them; the others ignore the view).
     for (uint32_t l = 0; l < m_cluster.leaves; ++l)
     {
         std::vector<uint32_t> uplinkSpine(m_topology->leaves[l]->GetNPorts(),

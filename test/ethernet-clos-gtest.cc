@@ -402,6 +402,146 @@ TEST(EthernetClos, PacketSprayDealsRoundRobin)
     Simulator::Destroy();
 }
 
+/**
+ * A policy the module does not know, plugged in by its TypeId alone: every packet
+ * goes to the last usable port of its route.
+ */
+class LastPortLoadBalancing : public LoadBalancingPolicy
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::LastPortLoadBalancing")
+                                .SetParent<LoadBalancingPolicy>()
+                                .SetGroupName("AiFabric")
+                                .AddConstructor<LastPortLoadBalancing>();
+        return tid;
+    }
+
+    uint32_t Choose(const uint8_t* /* head */,
+                    uint32_t /* host */,
+                    const std::vector<uint32_t>& live) override
+    {
+        return live.back();
+    }
+};
+
+TEST(EthernetClos, APolicyIsPluggedInByTypeId)
+{
+    const ClusterDescription c = SmallClos();
+    EthernetClosHelper clos;
+    clos.SetSwitchAttribute("LoadBalancingPolicy", TypeIdValue(LastPortLoadBalancing::GetTypeId()));
+    clos.Install(c);
+    Ptr<EthernetSwitch> leaf = clos.GetLeaf(0);
+    EXPECT_EQ(leaf->GetLoadBalancingPolicy()->GetInstanceTypeId(),
+              LastPortLoadBalancing::GetTypeId());
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        EXPECT_EQ(leaf->SelectPort(MakeUdpPacket(49152 + i, c.GetHostAddress(2)), 2),
+                  leaf->GetRoute(2).back());
+    }
+    // Single-port routes need no choice: host 0's own port.
+    EXPECT_EQ(leaf->SelectPort(MakeUdpPacket(0xC000, c.GetHostAddress(0)), 0), 0u);
+    Simulator::Destroy();
+}
+
+TEST(EthernetClos, TheAliasAndTheTypeIdChooseAlike)
+{
+    // The choices of 64 flows to hosts 2 and 4, twice each, and a spine's towards
+    // host 0, under a fixed salt: the deprecated LoadBalancing value and the
+    // LoadBalancingPolicy TypeId it names give the same policy and the same ports.
+    const auto choices = [](const std::string& name, const AttributeValue& value) {
+        const ClusterDescription c = SmallClos();
+        EthernetClosHelper clos;
+        clos.SetSwitchAttribute(name, value);
+        clos.Install(c);
+        clos.AssignStreams(3);
+        std::vector<uint32_t> ports;
+        for (uint32_t round = 0; round < 2; ++round)
+        {
+            for (uint32_t i = 0; i < 64; ++i)
+            {
+                for (uint32_t host : {2u, 4u})
+                {
+                    ports.push_back(clos.GetLeaf(0)->SelectPort(
+                        MakeUdpPacket(49152 + i, c.GetHostAddress(host)),
+                        host));
+                }
+                ports.push_back(
+                    clos.GetSpine(1)->SelectPort(MakeUdpPacket(49152 + i, c.GetHostAddress(0)), 0));
+            }
+        }
+        const std::string policy =
+            clos.GetLeaf(0)->GetLoadBalancingPolicy()->GetInstanceTypeId().GetName();
+        Simulator::Destroy();
+        return std::make_pair(policy, ports);
+    };
+    const std::vector<std::pair<EthernetSwitch::LoadBalancing, std::string>> aliases{
+        {EthernetSwitch::ECMP, "Ecmp"},
+        {EthernetSwitch::PACKET_SPRAY, "PacketSpray"},
+        {EthernetSwitch::ADAPTIVE, "Adaptive"},
+        {EthernetSwitch::CONGESTION_AWARE, "CongestionAware"}};
+    for (const auto& [value, alias] : aliases)
+    {
+        const std::string name = "ns3::" + alias + "LoadBalancing";
+        const auto byEnum = choices("LoadBalancing", EnumValue(value));
+        const auto byString = choices("LoadBalancing", StringValue(alias));
+        const auto byTypeId =
+            choices("LoadBalancingPolicy", TypeIdValue(TypeId::LookupByName(name)));
+        EXPECT_EQ(byEnum.first, name) << alias;
+        EXPECT_EQ(byTypeId.first, name) << alias;
+        EXPECT_EQ(byEnum, byString) << alias;
+        EXPECT_EQ(byEnum, byTypeId) << alias;
+    }
+    // By default: ECMP.
+    EXPECT_EQ(choices("EcnEnabled", BooleanValue(true)).first, "ns3::EcmpLoadBalancing");
+}
+
+TEST(EthernetClos, TheSwitchAliasesSetThePolicysAttributes)
+{
+    const auto attribute = [](const std::string& lb,
+                              const std::string& alias,
+                              const AttributeValue& value,
+                              const std::string& name,
+                              AttributeValue& read) {
+        const ClusterDescription c = SmallClos();
+        EthernetClosHelper clos;
+        clos.SetSwitchAttribute("LoadBalancing", StringValue(lb));
+        if (!alias.empty())
+        {
+            clos.SetSwitchAttribute(alias, value);
+        }
+        clos.Install(c);
+        const bool has =
+            clos.GetSpine(1)->GetLoadBalancingPolicy()->GetAttributeFailSafe(name, read);
+        Simulator::Destroy();
+        return has;
+    };
+    TimeValue gap;
+    EXPECT_TRUE(
+        attribute("Adaptive", "FlowletGap", TimeValue(MicroSeconds(20)), "FlowletGap", gap));
+    EXPECT_EQ(gap.Get(), MicroSeconds(20));
+    EXPECT_TRUE(attribute("CongestionAware", "", TimeValue(), "FlowletGap", gap));
+    EXPECT_EQ(gap.Get(), Time(0)) << "the policy's own default";
+    UintegerValue size;
+    EXPECT_TRUE(attribute("CongestionAware",
+                          "FlowletTableSize",
+                          UintegerValue(64),
+                          "FlowletTableSize",
+                          size));
+    EXPECT_EQ(size.Get(), 64u);
+    UintegerValue buckets;
+    EXPECT_TRUE(
+        attribute("Ecmp", "HashBucketsPerPort", UintegerValue(0), "HashBucketsPerPort", buckets));
+    EXPECT_EQ(buckets.Get(), 0u);
+    EXPECT_TRUE(attribute("Ecmp", "", UintegerValue(), "HashBucketsPerPort", buckets));
+    EXPECT_EQ(buckets.Get(), 64u) << "the policy's own default";
+    // An alias the policy does not have is ignored.
+    EXPECT_FALSE(
+        attribute("PacketSpray", "FlowletGap", TimeValue(MicroSeconds(20)), "FlowletGap", gap));
+}
+
 // ---- Bad input: each stops with a message naming the parameter and the value ----
 
 TEST(SharedBufferMmuDeathTest, AlphasMustBePositive)
@@ -589,6 +729,15 @@ TEST(EthernetSwitchDeathTest, RoutesAndAddressing)
         "route for host 0 of 0 \\(call SetHostAddressing first\\)");
     EXPECT_DEATH(CreateObject<EthernetSwitch>()->SetHostAddressing(Ipv4Address("10.0.0.0"), 0),
                  "hosts must be at least 1, got 0");
+    // A LoadBalancingPolicy that is not a load-balancing policy.
+    EXPECT_DEATH(
+        {
+            Ptr<EthernetSwitch> sw = CreateObject<EthernetSwitch>();
+            sw->SetAttribute("LoadBalancingPolicy", TypeIdValue(SharedBufferMmu::GetTypeId()));
+            sw->SetHostAddressing(Ipv4Address("10.0.0.0"), 4);
+            AddOnePort(sw);
+        },
+        "LoadBalancingPolicy ns3::SharedBufferMmu is not a LoadBalancingPolicy");
 }
 
 TEST(EthernetClosDeathTest, ZeroSpinesOrLeavesAndInstallTwice)

@@ -10,11 +10,14 @@
 #include "cluster-test-common.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-clos-helper.h"
 #include "ns3/ethernet-switch.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/load-balancing-policy.h"
+#include "ns3/nstime.h"
 #include "ns3/pfc-header.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rng-seed-manager.h"
@@ -1270,6 +1273,133 @@ class EthernetPfcDeadlockTestCase : public EthernetClosTestCase
 };
 
 /**
+ * Every load-balancing policy chosen by its TypeId (LoadBalancingPolicy) runs
+ * exactly as the deprecated LoadBalancing alias that names it: the four flows of
+ * EthernetLoadBalancingTestCase (2 leaves x 4 hosts, 4 spines, four 1 MiB messages
+ * from leaf 0 to leaf 1) finish at the same instants and put the same bytes on
+ * every uplink and spine port. The flowlet variant sets FlowletGap (30 us) once
+ * through the deprecated per-switch alias and once as the policy's own default
+ * (Config::SetDefault), with the same result. And each policy keeps its known
+ * behaviour: spraying and adaptive routing load no uplink 1 % above the mean;
+ * ECMP sends each flow on one uplink (out-of-order placement, so that per-packet
+ * choices cost no retransmission).
+ */
+class EthernetPolicyByTypeIdTestCase : public EthernetClosTestCase
+{
+  public:
+    EthernetPolicyByTypeIdTestCase()
+        : EthernetClosTestCase("Clos: each load-balancing policy by TypeId, as its alias")
+    {
+    }
+
+  private:
+    /// What a run leaves behind: completion instants and bytes per switch port.
+    struct Outcome
+    {
+        std::vector<Time> done;        //!< per host: its message's completion
+        std::vector<uint64_t> bytes;   //!< per leaf and spine port: bytes forwarded
+        std::string policy;            //!< leaf 0's policy TypeId name
+        uint64_t retransmitted{0};     //!< packets retransmitted
+        std::vector<uint64_t> uplinks; //!< leaf 0's uplinks: bytes forwarded
+
+        /// \param o another outcome \return whether both are the same
+        bool operator==(const Outcome& o) const
+        {
+            return done == o.done && bytes == o.bytes && policy == o.policy &&
+                   retransmitted == o.retransmitted && uplinks == o.uplinks;
+        }
+    };
+
+    /// \param configure sets the switches' attributes \return the outcome
+    Outcome Run(const std::function<void(EthernetClosHelper&)>& configure)
+    {
+        const auto cluster = SmallCluster(2, 4, 4);
+        const uint64_t size = 1 << 20;
+        RdmaClos f(cluster, configure, [](RdmaHelper& r) { SetPlacement(r, 256); });
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            f.Post(h, 4 + h, size);
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(f.completions.count, 4, "every message completed");
+        CheckConservation(f.fabric, true);
+        Outcome out;
+        out.done = f.completions.done;
+        std::vector<Ptr<EthernetSwitch>> switches;
+        for (uint32_t l = 0; l < cluster.leaves; ++l)
+        {
+            switches.push_back(f.fabric.GetLeaf(l));
+        }
+        for (uint32_t s = 0; s < cluster.spines; ++s)
+        {
+            switches.push_back(f.fabric.GetSpine(s));
+            out.uplinks.push_back(
+                f.fabric.GetLeaf(0)->GetPortForwardedBytes(f.fabric.GetLeafUplinkPort(0, s, 0)));
+        }
+        for (const auto& sw : switches)
+        {
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                out.bytes.push_back(sw->GetPortForwardedBytes(p));
+            }
+        }
+        out.policy = f.fabric.GetLeaf(0)->GetLoadBalancingPolicy()->GetInstanceTypeId().GetName();
+        out.retransmitted = f.Sum().retransmittedPackets;
+        return out;
+    }
+
+    void DoRun() override
+    {
+        for (const std::string alias : {"Ecmp", "PacketSpray", "Adaptive", "CongestionAware"})
+        {
+            const std::string name = "ns3::" + alias + "LoadBalancing";
+            const Outcome byAlias = Run([&alias](EthernetClosHelper& h) {
+                h.SetSwitchAttribute("LoadBalancing", StringValue(alias));
+            });
+            const Outcome byTypeId = Run([&name](EthernetClosHelper& h) {
+                h.SetSwitchAttribute("LoadBalancingPolicy",
+                                     TypeIdValue(TypeId::LookupByName(name)));
+            });
+            NS_TEST_EXPECT_MSG_EQ(byAlias.policy, name, alias << ": the alias names the policy");
+            NS_TEST_EXPECT_MSG_EQ((byAlias == byTypeId), true, alias << ": alias and TypeId alike");
+            const double most = static_cast<double>(
+                *std::max_element(byTypeId.uplinks.begin(), byTypeId.uplinks.end()));
+            const double mean =
+                std::accumulate(byTypeId.uplinks.begin(), byTypeId.uplinks.end(), 0.0) /
+                byTypeId.uplinks.size();
+            if (alias == "Ecmp")
+            {
+                // Whole flows per uplink (the four flows are alike, and their ACKs
+                // come back over leaf 1's uplinks): multiples of a flow's bytes.
+                const uint64_t flow =
+                    std::accumulate(byTypeId.uplinks.begin(), byTypeId.uplinks.end(), 0ULL) / 4;
+                for (uint64_t b : byTypeId.uplinks)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(b % flow, 0, "ECMP: whole flows per uplink");
+                }
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_LT(most / mean, 1.01, alias << ": the uplinks carry alike");
+            }
+        }
+        // Flowlets: the per-switch alias and the policy's own attribute.
+        const Outcome byAlias = Run([](EthernetClosHelper& h) {
+            h.SetSwitchAttribute("LoadBalancing", StringValue("CongestionAware"));
+            h.SetSwitchAttribute("FlowletGap", TimeValue(MicroSeconds(30)));
+        });
+        Config::SetDefault("ns3::AdaptiveLoadBalancing::FlowletGap", TimeValue(MicroSeconds(30)));
+        const Outcome byPolicy = Run([](EthernetClosHelper& h) {
+            h.SetSwitchAttribute(
+                "LoadBalancingPolicy",
+                TypeIdValue(TypeId::LookupByName("ns3::CongestionAwareLoadBalancing")));
+        });
+        Config::SetDefault("ns3::AdaptiveLoadBalancing::FlowletGap", TimeValue(Time(0)));
+        NS_TEST_EXPECT_MSG_EQ((byAlias == byPolicy), true, "flowlets: alias and policy alike");
+    }
+};
+
+/**
  * Congestion-aware routing on random permutations: 16 hosts (4 leaves x 4, 4 spines,
  * 100 Gb/s), each sending one 8 MB RDMA message to another along a random
  * derangement (three seeds), with out-of-order placement (ReorderWindow 256) so
@@ -1604,6 +1734,7 @@ class EthernetClosTestSuite : public TestSuite
         AddTestCase(new EthernetReorderTestCase("PacketSpray"));
         AddTestCase(new EthernetReorderTestCase("Adaptive"));
         AddTestCase(new EthernetCongestionAwareTestCase);
+        AddTestCase(new EthernetPolicyByTypeIdTestCase);
         AddTestCase(new EthernetLinkFailureTestCase(false));
         AddTestCase(new EthernetLinkFailureTestCase(true));
         AddTestCase(new EthernetPauseFlapTestCase);

@@ -4,6 +4,9 @@
 
 #include "ethernet-switch.h"
 
+#include "ecmp-load-balancing.h"
+#include "load-balancing-policy.h"
+
 #include "ns3/abort.h"
 #include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/boolean.h"
@@ -13,6 +16,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -33,6 +37,18 @@ namespace
 constexpr uint8_t UDP_PROTOCOL = 17;
 /// Bit times of one pause quantum.
 constexpr uint64_t BITS_PER_QUANTUM = 512;
+/// The policy each value of the deprecated LoadBalancing alias names, by value.
+constexpr const char* ALIAS_POLICIES[] = {
+    "ns3::EcmpLoadBalancing",
+    "ns3::PacketSprayLoadBalancing",
+    "ns3::AdaptiveLoadBalancing",
+    "ns3::CongestionAwareLoadBalancing",
+};
+/// Default of the deprecated FlowletTableSize alias (another value is passed on to
+/// the policy, as is a FlowletGap other than 0).
+constexpr uint32_t ALIAS_FLOWLET_TABLE_SIZE = 4096;
+/// Default of the HashBucketsPerPort alias.
+constexpr uint32_t ALIAS_BUCKETS_PER_PORT = 64;
 } // namespace
 
 TypeId
@@ -43,8 +59,21 @@ EthernetSwitch::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("AiFabric")
             .AddConstructor<EthernetSwitch>()
+            .AddAttribute("LoadBalancingPolicy",
+                          "How a packet's egress is chosen among equal-cost ports: the "
+                          "TypeId of a LoadBalancingPolicy (ns3::EcmpLoadBalancing, "
+                          "ns3::PacketSprayLoadBalancing, ns3::AdaptiveLoadBalancing, "
+                          "ns3::CongestionAwareLoadBalancing), created when the first port "
+                          "is added; its own attributes are set with Config::SetDefault or "
+                          "through GetLoadBalancingPolicy",
+                          TypeIdValue(EcmpLoadBalancing::GetTypeId()),
+                          MakeTypeIdAccessor(&EthernetSwitch::m_policyType),
+                          MakeTypeIdChecker())
             .AddAttribute("LoadBalancing",
-                          "How a packet's egress is chosen among equal-cost ports",
+                          "Deprecated alias of LoadBalancingPolicy, kept for one release: "
+                          "Ecmp, PacketSpray, Adaptive or CongestionAware choose "
+                          "ns3::<value>LoadBalancing; any value but Ecmp (the default) "
+                          "overrides LoadBalancingPolicy",
                           EnumValue(EthernetSwitch::ECMP),
                           ai_fabric::MakeEnumAccessor(&EthernetSwitch::m_loadBalancing),
                           MakeEnumChecker(EthernetSwitch::ECMP,
@@ -56,25 +85,27 @@ EthernetSwitch::GetTypeId()
                                           EthernetSwitch::CONGESTION_AWARE,
                                           "CongestionAware"))
             .AddAttribute("FlowletGap",
-                          "Adaptive and CongestionAware choose per flowlet: a flow's packets "
-                          "keep the port of its first while they come less than this apart "
-                          "(0: per packet)",
+                          "Deprecated alias of the policy's FlowletGap "
+                          "(ns3::AdaptiveLoadBalancing and ns3::CongestionAwareLoadBalancing "
+                          "choose per flowlet: a flow's packets keep the port of its first "
+                          "while they come less than this apart; 0: per packet); a value "
+                          "other than 0 is passed on to a policy that has the attribute",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&EthernetSwitch::m_flowletGap),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("FlowletTableSize",
-                          "Flowlet table entries (flows are hashed into it; a collision "
-                          "starts a new flowlet)",
-                          UintegerValue(4096),
+                          "Deprecated alias of the policy's FlowletTableSize (flowlet table "
+                          "entries; flows are hashed into it, a collision starts a new "
+                          "flowlet); a value other than 4096 is passed on to a policy that "
+                          "has the attribute",
+                          UintegerValue(ALIAS_FLOWLET_TABLE_SIZE),
                           MakeUintegerAccessor(&EthernetSwitch::m_flowletTableSize),
                           MakeUintegerChecker<uint32_t>(1, 1 << 20))
             .AddAttribute("HashBucketsPerPort",
-                          "Resilient ECMP: a route's flows hash into this many buckets per "
-                          "port, each bucket bound to a port; when a port goes down only its "
-                          "buckets move (spread over the live ports), so only the flows that "
-                          "used it change path (0: hash over the live ports, where a failure "
-                          "moves most flows). With every port up both choose alike.",
-                          UintegerValue(64),
+                          "Deprecated alias of ns3::EcmpLoadBalancing's HashBucketsPerPort "
+                          "(resilient ECMP: buckets per port, 0 for none); a value other "
+                          "than 64 is passed on to a policy that has the attribute",
+                          UintegerValue(ALIAS_BUCKETS_PER_PORT),
                           MakeUintegerAccessor(&EthernetSwitch::m_bucketsPerPort),
                           MakeUintegerChecker<uint32_t>(0, 1 << 16))
             .AddAttribute("PfcWatchdog",
@@ -231,7 +262,11 @@ EthernetSwitch::DoDispose()
     m_mmu = nullptr;
     m_uniform = nullptr;
     m_hashRng = nullptr;
-    m_viewSpines.clear();
+    if (m_policy)
+    {
+        m_policy->Dispose();
+        m_policy = nullptr;
+    }
     // Listeners may hold the switch's neighbours (EthernetClosHelper's routing).
     m_advertiseTrace = TracedCallback<uint32_t, bool>();
     Object::DoDispose();
@@ -273,6 +308,10 @@ EthernetSwitch::AddPort(Ptr<RoceNetDevice> device, Time linkDelay)
     if (!m_mmu)
     {
         m_mmu = CreateObject<SharedBufferMmu>();
+    }
+    if (!m_policy)
+    {
+        CreatePolicy();
     }
     const uint32_t index = static_cast<uint32_t>(m_ports.size());
     NS_ABORT_MSG_IF(!device->GetNode(), "EthernetSwitch: port " << index << " is on no node");
@@ -333,8 +372,8 @@ EthernetSwitch::SetRoute(uint32_t host, const std::vector<uint32_t>& ports)
                                                           << m_ports.size());
     }
     m_routes[host].ports = ports;
-    m_routes[host].sprayNext = 0;
     UpdateActive(m_routes[host]);
+    m_policy->RouteSet(host, m_routes[host].active);
 }
 
 void
@@ -348,10 +387,45 @@ EthernetSwitch::UpdateActive(Route& route)
             route.active.push_back(p);
         }
     }
-    if (route.sprayNext >= route.active.size())
+}
+
+void
+EthernetSwitch::CreatePolicy()
+{
+    NS_LOG_FUNCTION(this);
+    TypeId type = m_policyType;
+    if (m_loadBalancing != ECMP)
     {
-        route.sprayNext = 0;
+        // The deprecated alias, when set, names the policy.
+        type = TypeId::LookupByName(ALIAS_POLICIES[m_loadBalancing]);
     }
+    NS_ABORT_MSG_IF(!type.IsChildOf(LoadBalancingPolicy::GetTypeId()) || !type.HasConstructor(),
+                    "EthernetSwitch: LoadBalancingPolicy "
+                        << type.GetName() << " is not a LoadBalancingPolicy that can be created");
+    ObjectFactory factory;
+    factory.SetTypeId(type);
+    m_policy = factory.Create<LoadBalancingPolicy>();
+    // The deprecated per-switch aliases of policy attributes, when set.
+    if (!m_flowletGap.IsZero())
+    {
+        m_policy->SetAttributeFailSafe("FlowletGap", TimeValue(m_flowletGap));
+    }
+    if (m_flowletTableSize != ALIAS_FLOWLET_TABLE_SIZE)
+    {
+        m_policy->SetAttributeFailSafe("FlowletTableSize", UintegerValue(m_flowletTableSize));
+    }
+    if (m_bucketsPerPort != ALIAS_BUCKETS_PER_PORT)
+    {
+        m_policy->SetAttributeFailSafe("HashBucketsPerPort", UintegerValue(m_bucketsPerPort));
+    }
+    m_policy->Setup(this);
+    NS_LOG_LOGIC("load balancing by " << type.GetName());
+}
+
+Ptr<LoadBalancingPolicy>
+EthernetSwitch::GetLoadBalancingPolicy() const
+{
+    return m_policy;
 }
 
 void
@@ -388,9 +462,10 @@ EthernetSwitch::NoticeLink(uint32_t port)
     }
     NS_LOG_INFO("port " << port << (up ? " up" : " down"));
     m_ports[port].up = up;
-    for (auto& route : m_routes)
+    for (uint32_t host = 0; host < m_routes.size(); ++host)
     {
-        UpdateActive(route);
+        UpdateActive(m_routes[host]);
+        m_policy->LivePortsChanged(host, m_routes[host].active);
     }
     if (!up)
     {
@@ -489,43 +564,6 @@ EthernetSwitch::HashFlow(const uint8_t* head) const
     return Hash32(reinterpret_cast<const char*>(key), sizeof(key));
 }
 
-uint32_t
-EthernetSwitch::ChooseLeastCongested(const uint8_t* head,
-                                     uint32_t host,
-                                     const std::vector<uint32_t>& ports) const
-{
-    // Least queued port (Adaptive); with CongestionAware, a port's path counts the
-    // larger of its own queue and its spine's least queued port towards the
-    // destination's leaf. Ties go to the flow's hash, so flows spread.
-    const auto n = static_cast<uint32_t>(ports.size());
-    const uint32_t hashed = HashFlow(head) % n;
-    uint32_t best = ports[hashed];
-    uint64_t bestBytes = std::numeric_limits<uint64_t>::max();
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        const uint32_t candidate = ports[(hashed + i) % n];
-        uint64_t bytes = m_mmu->GetEgressPortBytes(candidate);
-        if (m_loadBalancing == CONGESTION_AWARE && m_viewHostsPerLeaf > 0 &&
-            candidate < m_viewUplinkSpine.size() &&
-            m_viewUplinkSpine[candidate] != std::numeric_limits<uint32_t>::max())
-        {
-            const uint32_t spine = m_viewUplinkSpine[candidate];
-            uint64_t further = std::numeric_limits<uint64_t>::max();
-            for (uint32_t down : m_viewSpineDown[spine][host / m_viewHostsPerLeaf])
-            {
-                further = std::min(further, m_viewSpines[spine]->m_mmu->GetEgressPortBytes(down));
-            }
-            bytes = std::max(bytes, further);
-        }
-        if (bytes < bestBytes)
-        {
-            best = candidate;
-            bestBytes = bytes;
-        }
-    }
-    return best;
-}
-
 void
 EthernetSwitch::SetPathView(const std::vector<Ptr<EthernetSwitch>>& spines,
                             const std::vector<uint32_t>& uplinkSpine,
@@ -533,10 +571,11 @@ EthernetSwitch::SetPathView(const std::vector<Ptr<EthernetSwitch>>& spines,
                             uint32_t hostsPerLeaf)
 {
     NS_LOG_FUNCTION(this << spines.size() << hostsPerLeaf);
-    m_viewSpines = spines;
-    m_viewUplinkSpine = uplinkSpine;
-    m_viewSpineDown = spineDown;
-    m_viewHostsPerLeaf = hostsPerLeaf;
+    if (!m_policy)
+    {
+        CreatePolicy();
+    }
+    m_policy->SetPathView(spines, uplinkSpine, spineDown, hostsPerLeaf);
 }
 
 uint32_t
@@ -561,71 +600,12 @@ EthernetSwitch::ChoosePort(const uint8_t* head, uint32_t host)
         m_hashSaltDrawn = true;
         NS_LOG_LOGIC("ECMP hash salt " << m_hashSalt);
     }
-    Route& route = m_routes[host];
-    const std::vector<uint32_t>& ports = route.active;
-    const auto n = static_cast<uint32_t>(ports.size());
-    if (n == 1)
+    const std::vector<uint32_t>& live = m_routes[host].active;
+    if (live.size() == 1)
     {
-        return ports[0];
+        return live[0];
     }
-    switch (m_loadBalancing)
-    {
-    case PACKET_SPRAY: {
-        const uint32_t chosen = ports[route.sprayNext];
-        route.sprayNext = (route.sprayNext + 1) % n;
-        NS_LOG_LOGIC("host " << host << ": sprayed to port " << chosen << " of " << n);
-        return chosen;
-    }
-    case ADAPTIVE:
-    case CONGESTION_AWARE: {
-        if (m_flowletGap.IsZero())
-        {
-            const uint32_t chosen = ChooseLeastCongested(head, host, ports);
-            NS_LOG_LOGIC("host " << host << ": least congested port " << chosen << " of " << n);
-            return chosen;
-        }
-        const uint32_t hash = HashFlow(head);
-        if (m_flowlets.empty())
-        {
-            m_flowlets.resize(m_flowletTableSize);
-        }
-        Flowlet& f = m_flowlets[hash % m_flowlets.size()];
-        const Time now = Simulator::Now();
-        if (f.hash != hash || f.last.IsNegative() || now - f.last >= m_flowletGap ||
-            std::find(ports.begin(), ports.end(), f.port) == ports.end())
-        {
-            f.hash = hash;
-            f.port = ChooseLeastCongested(head, host, ports);
-            NS_LOG_LOGIC("new flowlet of flow " << hash << ": port " << f.port);
-        }
-        else
-        {
-            NS_LOG_LOGIC("flowlet of flow " << hash << " stays on port " << f.port);
-        }
-        f.last = now;
-        return f.port;
-    }
-    case ECMP:
-    default:
-        if (m_bucketsPerPort == 0)
-        {
-            const uint32_t hash = HashFlow(head);
-            NS_LOG_LOGIC("host " << host << ": ECMP hash " << hash << ", port " << ports[hash % n]
-                                 << " of " << n);
-            return ports[hash % n];
-        }
-        // Resilient hashing, without a table: bucket b of P x HashBucketsPerPort
-        // belongs to port b mod P of the route; while that port is down, its buckets
-        // are dealt over the live ports by b / P. With every port up this is
-        // ports[hash mod P], as without it.
-        const auto p = static_cast<uint32_t>(route.ports.size());
-        const uint32_t bucket = HashFlow(head) % (p * m_bucketsPerPort);
-        const uint32_t home = route.ports[bucket % p];
-        NS_LOG_LOGIC("host " << host << ": ECMP bucket " << bucket << ", port "
-                             << (m_ports[home].up ? home : ports[(bucket / p) % n])
-                             << (m_ports[home].up ? "" : " (its own port is down)"));
-        return m_ports[home].up ? home : ports[(bucket / p) % n];
-    }
+    return m_policy->Choose(head, host, live);
 }
 
 bool
@@ -913,7 +893,7 @@ EthernetSwitch::AssignStreams(int64_t stream)
     m_uniform->SetStream(stream);
     m_hashRng->SetStream(stream + 1);
     m_hashSaltDrawn = false;
-    return 2;
+    return 2 + (m_policy ? m_policy->AssignStreams(stream + 2) : 0);
 }
 
 } // namespace ns3

@@ -16,6 +16,7 @@
 #include "ns3/ring-queue.h"
 #include "ns3/roce-net-device.h"
 #include "ns3/traced-callback.h"
+#include "ns3/type-id.h"
 
 #include <array>
 #include <vector>
@@ -23,6 +24,7 @@
 namespace ns3
 {
 
+class LoadBalancingPolicy;
 class UniformRandomVariable;
 
 /**
@@ -31,11 +33,23 @@ class UniformRandomVariable;
  * (a leaf or a spine), whose ports are RoceNetDevices.
  *
  * - Forwarding: by IPv4 destination to a set of equal-cost egress ports (routes are
- *   dense per destination host). LoadBalancing picks one: Ecmp hashes the 5-tuple
- *   (addresses, protocol, UDP ports; RoCEv2 puts per-queue-pair entropy in the UDP
- *   source port) with a per-switch seed, so a flow keeps one path; PacketSpray
- *   deals packets round robin over the set; Adaptive sends each packet to the port
- *   of the set with the fewest bytes queued (ties go to the hashed port).
+ *   dense per destination host). A LoadBalancingPolicy, chosen by the
+ *   LoadBalancingPolicy attribute (a TypeId), picks one: EcmpLoadBalancing hashes the
+ *   5-tuple (addresses, protocol, UDP ports; RoCEv2 puts per-queue-pair entropy in
+ *   the UDP source port) with a per-switch seed, so a flow keeps one path;
+ *   PacketSprayLoadBalancing deals packets round robin over the set;
+ *   AdaptiveLoadBalancing sends each packet (or flowlet) to the port of the set with
+ *   the fewest bytes queued (ties go to the hashed port);
+ *   CongestionAwareLoadBalancing also weighs the spine's queue towards the
+ *   destination's leaf. The switch creates the policy when its first port is added
+ *   and never asks which one it holds (see LoadBalancingPolicy for what it offers).
+ * - Deprecated aliases (for one release): the LoadBalancing attribute (Ecmp,
+ *   PacketSpray, Adaptive, CongestionAware; EnumValue(EthernetSwitch::PACKET_SPRAY)
+ *   and the like) chooses the policy of that name when set to anything other than
+ *   Ecmp, overriding LoadBalancingPolicy; FlowletGap, FlowletTableSize and
+ *   HashBucketsPerPort, when set to anything other than their defaults, set the
+ *   policy's attribute of that name (where the policy has it), overriding the
+ *   policy's own default.
  * - Buffering: a SharedBufferMmu admits or drops each packet; queues are per
  *   (egress port, priority), served by the port in strict priority through its pull
  *   model, so the MMU sees every byte leave.
@@ -55,14 +69,21 @@ class UniformRandomVariable;
 class EthernetSwitch : public Object
 {
   public:
-    /// Choice of egress port among equal-cost ports.
+    /**
+     * Deprecated (kept for one release): values of the LoadBalancing attribute, an
+     * alias of LoadBalancingPolicy. Each names a policy; any value but ECMP chooses
+     * that policy over LoadBalancingPolicy.
+     */
     enum LoadBalancing
     {
-        ECMP,             //!< per-flow hash of the 5-tuple
-        PACKET_SPRAY,     //!< per-packet round robin
-        ADAPTIVE,         //!< per-packet least-queued port
-        CONGESTION_AWARE, //!< per-packet least congested path (own and the spine's queue)
+        ECMP,             //!< ns3::EcmpLoadBalancing (per-flow hash of the 5-tuple)
+        PACKET_SPRAY,     //!< ns3::PacketSprayLoadBalancing (per-packet round robin)
+        ADAPTIVE,         //!< ns3::AdaptiveLoadBalancing (least-queued port)
+        CONGESTION_AWARE, //!< ns3::CongestionAwareLoadBalancing (own and the spine's queue)
     };
+
+    /// Bytes of an IPv4 + UDP header that the parser reads (the head a policy sees).
+    static constexpr uint32_t PARSED_BYTES = 28;
 
     /// Why a packet was not forwarded.
     enum DropReason
@@ -168,19 +189,19 @@ class EthernetSwitch : public Object
     bool IsPausingUpstream(uint32_t port, uint8_t priority) const;
 
     /**
-     * Choose the egress port of a packet to a routed host, as forwarding does (a
-     * PacketSpray call advances the host's round-robin cursor).
+     * Choose the egress port of a packet to a routed host, as forwarding does (the
+     * policy's state moves as it would: a PacketSprayLoadBalancing call advances the
+     * host's round-robin cursor).
      * \param packet an IPv4 packet \param host its destination host (routed)
      * \return one of the host's equal-cost ports
      */
     uint32_t SelectPort(Ptr<const Packet> packet, uint32_t host);
 
     /**
-     * What a leaf knows of congestion further along its paths (CongestionAware):
-     * for each of its ports, the spine it leads to and the link index (or none), and
-     * each spine's ports towards every leaf. The queue of the spine's port towards
-     * the destination's leaf counts as the path's, as CONGA-like feedback reports it
-     * (here without feedback delay).
+     * What a leaf knows of congestion further along its paths, passed on to its
+     * load-balancing policy (CongestionAwareLoadBalancing uses it, the others ignore
+     * it): for each of its ports, the spine it leads to (or none), and each spine's
+     * ports towards every leaf. Creates the policy if no port was added yet.
      * \param spines the spines \param uplinkSpine per port: the spine, or UINT32_MAX
      * \param spineDown spineDown[s][l]: spine s's ports towards leaf l
      * \param hostsPerLeaf hosts of a leaf (host h is on leaf h / hostsPerLeaf)
@@ -190,9 +211,32 @@ class EthernetSwitch : public Object
                      const std::vector<std::vector<std::vector<uint32_t>>>& spineDown,
                      uint32_t hostsPerLeaf);
 
+    /// \return the load-balancing policy (null until the first port is added)
+    Ptr<LoadBalancingPolicy> GetLoadBalancingPolicy() const;
+
     /**
-     * Fix the random streams of ECN marking and of the ECMP hash salt.
-     * \param stream first stream \return streams used (2)
+     * The 5-tuple hash of a packet (addresses, protocol, and the UDP ports when the
+     * IPv4 header has no options and carries UDP) with this switch's seed (EcmpSeed,
+     * the node id and the run's salt), for load-balancing policies.
+     * \param head the first PARSED_BYTES of an IPv4 packet
+     * \return the hash
+     */
+    uint32_t HashFlow(const uint8_t* head) const;
+
+    /**
+     * Bytes queued for a port (all priorities), for load-balancing policies.
+     * \param port index (not checked: a policy passes ports of a route)
+     * \return the MMU's egress bytes of the port
+     */
+    uint64_t GetEgressQueueBytes(uint32_t port) const
+    {
+        return m_mmu->GetEgressPortBytes(port);
+    }
+
+    /**
+     * Fix the random streams of ECN marking and of the ECMP hash salt, then the
+     * policy's (if it exists already).
+     * \param stream first stream \return streams used (2 and the policy's)
      */
     int64_t AssignStreams(int64_t stream);
 
@@ -202,16 +246,8 @@ class EthernetSwitch : public Object
     void DoDispose() override;
 
   private:
-    /**
-     * \param head the packet's parsed head \param host its destination
-     * \param ports the live ports of the route
-     * \return the least congested of them (Adaptive or CongestionAware's view)
-     */
-    uint32_t ChooseLeastCongested(const uint8_t* head,
-                                  uint32_t host,
-                                  const std::vector<uint32_t>& ports) const;
-    /// Bytes of an IPv4 + UDP header that the parser reads.
-    static constexpr uint32_t PARSED_BYTES = 28;
+    /// Create the load-balancing policy from the attributes (once).
+    void CreatePolicy();
     /// No port: an interface of the node that is not a switch port.
     static constexpr uint32_t NO_PORT = 0xffffffff;
 
@@ -228,7 +264,6 @@ class EthernetSwitch : public Object
     {
         std::vector<uint32_t> ports;  //!< port indices, as configured
         std::vector<uint32_t> active; //!< those the switch knows to be up
-        uint32_t sprayNext{0};        //!< PacketSpray cursor
     };
 
     /// One port.
@@ -306,9 +341,6 @@ class EthernetSwitch : public Object
      * \return true if marked
      */
     bool MaybeMarkEcn(Entry& entry, const Port& port, uint64_t queueBytes);
-    /// \param head the first PARSED_BYTES of an IPv4 packet
-    /// \return the 5-tuple hash with this switch's seed
-    uint32_t HashFlow(const uint8_t* head) const;
     /// \param head the first PARSED_BYTES of an IPv4 packet \param host its routed
     /// destination \return the egress port
     uint32_t ChoosePort(const uint8_t* head, uint32_t host);
@@ -319,44 +351,31 @@ class EthernetSwitch : public Object
     std::vector<Port> m_ports;             //!< by index
     std::vector<uint32_t> m_portOfIfIndex; //!< node interface -> port
     uint32_t m_nodeId{0};                  //!< mixed into the ECMP hash
-    uint32_t m_bucketsPerPort;             //!< HashBucketsPerPort (0: no resilient hashing)
-
-    /// A flowlet: the port a flow's packets take while they come closer than FlowletGap.
-    struct Flowlet
-    {
-        uint32_t hash{0}; //!< the flow's hash
-        uint32_t port{0}; //!< its port
-        Time last{-1};    //!< its last packet (negative: empty)
-    };
-
-    Time m_flowletGap;                             //!< FlowletGap (0: per packet)
-    uint32_t m_flowletTableSize;                   //!< FlowletTableSize
-    std::vector<Flowlet> m_flowlets;               //!< by hash, made on first use
-    std::vector<Ptr<EthernetSwitch>> m_viewSpines; //!< CongestionAware: the spines
-    std::vector<uint32_t> m_viewUplinkSpine;       //!< per port: its spine (or none)
-    /// CongestionAware: [spine][leaf]: the spine's ports towards the leaf
-    std::vector<std::vector<std::vector<uint32_t>>> m_viewSpineDown;
-    uint32_t m_viewHostsPerLeaf{0};       //!< to find a host's leaf
-    bool m_watchdog;                      //!< PfcWatchdog of the ports
-    Time m_watchdogDetection;             //!< PfcWatchdogDetectionTime of the ports
-    Time m_watchdogRestoration;           //!< PfcWatchdogRestorationTime of the ports
-    Ptr<SharedBufferMmu> m_mmu;           //!< buffer
-    Ptr<UniformRandomVariable> m_uniform; //!< ECN draws
-    Ptr<UniformRandomVariable> m_hashRng; //!< draws the ECMP hash salt
-    uint32_t m_hashSalt{0};               //!< mixed into the ECMP hash with EcmpSeed
-    bool m_hashSaltDrawn{false};          //!< m_hashSalt drawn from m_hashRng
-    LoadBalancing m_loadBalancing{ECMP};  //!< port choice
-    uint32_t m_ecmpSeed{0};               //!< hash seed
-    bool m_ecnEnabled{true};              //!< ECN marking on
-    uint64_t m_ecnKmin{0};                //!< Kmin at the reference rate
-    uint64_t m_ecnKmax{0};                //!< Kmax at the reference rate
-    double m_ecnPmax{0};                  //!< Pmax
-    DataRate m_ecnReferenceRate;          //!< rate the thresholds are given for
-    uint16_t m_pfcPauseQuanta{0xffff};    //!< quanta of a pause frame
-    uint64_t m_pfcHeadroom{0};            //!< fixed headroom (0: from the link)
-    Time m_linkDetectionDelay;            //!< noticing a link change
-    Time m_routeWithdrawDelay;            //!< routing convergence after a withdrawal
-    Counters m_counters;                  //!< counters
+    TypeId m_policyType;                   //!< LoadBalancingPolicy
+    Ptr<LoadBalancingPolicy> m_policy;     //!< chooses among equal-cost ports
+    LoadBalancing m_loadBalancing{ECMP};   //!< LoadBalancing (deprecated alias)
+    Time m_flowletGap;                     //!< FlowletGap (deprecated alias)
+    uint32_t m_flowletTableSize{0};        //!< FlowletTableSize (deprecated alias)
+    uint32_t m_bucketsPerPort{0};          //!< HashBucketsPerPort (deprecated alias)
+    bool m_watchdog;                       //!< PfcWatchdog of the ports
+    Time m_watchdogDetection;              //!< PfcWatchdogDetectionTime of the ports
+    Time m_watchdogRestoration;            //!< PfcWatchdogRestorationTime of the ports
+    Ptr<SharedBufferMmu> m_mmu;            //!< buffer
+    Ptr<UniformRandomVariable> m_uniform;  //!< ECN draws
+    Ptr<UniformRandomVariable> m_hashRng;  //!< draws the ECMP hash salt
+    uint32_t m_hashSalt{0};                //!< mixed into the ECMP hash with EcmpSeed
+    bool m_hashSaltDrawn{false};           //!< m_hashSalt drawn from m_hashRng
+    uint32_t m_ecmpSeed{0};                //!< hash seed
+    bool m_ecnEnabled{true};               //!< ECN marking on
+    uint64_t m_ecnKmin{0};                 //!< Kmin at the reference rate
+    uint64_t m_ecnKmax{0};                 //!< Kmax at the reference rate
+    double m_ecnPmax{0};                   //!< Pmax
+    DataRate m_ecnReferenceRate;           //!< rate the thresholds are given for
+    uint16_t m_pfcPauseQuanta{0xffff};     //!< quanta of a pause frame
+    uint64_t m_pfcHeadroom{0};             //!< fixed headroom (0: from the link)
+    Time m_linkDetectionDelay;             //!< noticing a link change
+    Time m_routeWithdrawDelay;             //!< routing convergence after a withdrawal
+    Counters m_counters;                   //!< counters
 
     /// Packet buffered: packet, egress port, priority.
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_enqueueTrace;
