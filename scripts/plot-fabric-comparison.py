@@ -167,6 +167,11 @@ def plot_normalised_time(summary, scenarios, options):
     bars = [([normalised.get(g + (f,)) for g in groups], {"color": fabric_style(f)["color"]}, f)
             for f in fabrics]
     grouped_bars(ax, [f"{w}, {c}" for w, c in groups], bars)
+    values = [v for v in normalised.values() if v is not None]
+    if max(values) > 10:
+        # A timeout's stall (tens of times ideal) beside gaps of a few percent: on a
+        # linear axis the small gaps would vanish.
+        ax.set_yscale("log")
     ax.set_ylabel("time / ideal fabric's")
     ax.set_title("Iteration time over the ideal fabric's")
     ax.legend(ncol=len(fabrics))
