@@ -28,7 +28,7 @@
 //       --maxBytes=64M --iterations=1 --warmupIterations=0
 //
 // Sizes take nccl-tests' binary suffixes: 8, 64K, 1M, 1G (K = 1024). Every cluster
-// field is an option (ClusterDescription::AddToCommandLine), as are the fabric
+// field is an option (AddClusterToCommandLine), as are the fabric
 // options of the other examples; any model attribute can be set as
 // --ns3::<Type>::<Attribute>=<value>. Bad input is refused before anything is built,
 // with a message naming the option and its value and exit status 1.
@@ -560,7 +560,7 @@ main(int argc, char* argv[])
     std::string resultsDir = "results/collective-perf";
 
     CommandLine cmd(__FILE__);
-    cluster.AddToCommandLine(cmd);
+    AddClusterToCommandLine(cmd, cluster);
     AddCheckedValue(cmd,
                     "op",
                     "the collective: AllReduce, ReduceScatter, AllGather, Broadcast, Reduce, "

@@ -536,8 +536,8 @@ class ComparisonSimulation
             TrainingApplicationHelper tp("ns3::TensorParallelApplication");
             tp.SetAttribute("Layers", UintegerValue(sizes.tpLayers));
             tp.SetAttribute("ActivationBytes", UintegerValue(sizes.tpActivationBytes));
-            tp.SetAttribute("ForwardComputeTime", TimeValue(sizes.tpForwardTime));
-            tp.SetAttribute("BackwardComputeTime", TimeValue(sizes.tpBackwardTime));
+            tp.SetAttribute("ForwardTime", TimeValue(sizes.tpForwardTime));
+            tp.SetAttribute("BackwardTime", TimeValue(sizes.tpBackwardTime));
             tp.SetAttribute("Iterations", UintegerValue(sizes.iterations));
             return tp;
         }
@@ -578,9 +578,8 @@ class ComparisonSimulation
         dp.SetAttribute("BucketBytes", UintegerValue(std::min(sizes.dpBucketBytes, gradientBytes)));
         const Time forward = backToBack ? Time(0) : sizes.dpForwardTime;
         const Time backward = backToBack ? Time(0) : sizes.dpBackwardTime;
-        dp.SetAttribute("ForwardTime", StringValue(DataParallelOptions::ConstantSeconds(forward)));
-        dp.SetAttribute("BackwardTime",
-                        StringValue(DataParallelOptions::ConstantSeconds(backward)));
+        dp.SetAttribute("ForwardTime", StringValue(WorkloadOptions::ConstantSeconds(forward)));
+        dp.SetAttribute("BackwardTime", StringValue(WorkloadOptions::ConstantSeconds(backward)));
         dp.SetAttribute("Iterations", UintegerValue(iterations));
         return dp;
     }

@@ -38,14 +38,14 @@ main(int argc, char* argv[])
 {
     RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("data-parallel");
-    std::string gpusText = "all";
+    WorkloadOptions group =
+        WorkloadOptions().Word("gpus",
+                               "the data-parallel group: all, or GPU ranks and ranges (0-7,16)",
+                               "all");
     DataParallelOptions workload;
 
     CommandLine cmd(__FILE__);
-    AddCheckedValue(cmd,
-                    "gpus",
-                    "the data-parallel group: all, or GPU ranks and ranges (0-7,16)",
-                    gpusText);
+    group.AddToCommandLine(cmd);
     workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
@@ -54,6 +54,7 @@ main(int argc, char* argv[])
     const ExampleInput& input = options.input;
     options.Check();
     workload.Parse(input);
+    const std::string& gpusText = group.GetText("gpus");
     const std::vector<uint32_t> gpus =
         gpusText == "all"
             ? options.ParseGpus("gpus", "0-" + std::to_string(options.cluster.GetHosts() - 1))

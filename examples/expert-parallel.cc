@@ -41,16 +41,14 @@ main(int argc, char* argv[])
 {
     RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("expert-parallel");
-    std::string ranksText = "16";
-    std::string gpusText;
+    WorkloadOptions group =
+        WorkloadOptions()
+            .Count("ranks", "GPUs of the EP group (at least 2)", "16", 2, WorkloadOptions::HOSTS)
+            .Word("gpus", "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1", "");
     ExpertParallelOptions workload;
 
     CommandLine cmd(__FILE__);
-    AddCheckedValue(cmd, "ranks", "GPUs of the EP group (at least 2)", ranksText);
-    AddCheckedValue(cmd,
-                    "gpus",
-                    "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1",
-                    gpusText);
+    group.AddToCommandLine(cmd);
     workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
@@ -58,8 +56,8 @@ main(int argc, char* argv[])
     // Refuse bad input before anything is built.
     const ExampleInput& input = options.input;
     options.Check();
-    const uint32_t hosts = options.cluster.GetHosts();
-    const auto ranks = static_cast<uint32_t>(input.ParseNumberIn("ranks", ranksText, 2, hosts));
+    group.Parse(input, options.cluster.GetHosts());
+    const auto ranks = static_cast<uint32_t>(group.GetNumber("ranks"));
     workload.Parse(input, ranks, "ranks");
     std::vector<uint32_t> firstGpus(ranks);
     for (uint32_t g = 0; g < ranks; ++g)
@@ -67,7 +65,7 @@ main(int argc, char* argv[])
         firstGpus[g] = g;
     }
     const std::vector<uint32_t> gpus =
-        options.ParseGroup("gpus", gpusText, ranks, "ranks", firstGpus);
+        options.ParseGroup("gpus", group.GetText("gpus"), ranks, "ranks", firstGpus);
 
     WorkloadSimulation simulation(options);
     const TrainingApplicationHelper moe = workload.CreateHelper();

@@ -579,7 +579,7 @@ main(int argc, char* argv[])
     {
         AddCheckedValue(cmd, option.name, option.help, option.text);
     }
-    cluster.AddToCommandLine(cmd);
+    AddClusterToCommandLine(cmd, cluster);
     cmd.Parse(argc, argv);
 
     // Refuse bad input before anything runs.

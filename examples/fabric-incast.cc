@@ -19,7 +19,7 @@
 //   ./fabric-incast --senders=8 --hostLinkRate=400Gbps --fabricLinkRate=400Gbps
 //   ./fabric-incast --fabric=ethernet --transport=rdma --senders=8
 //
-// Every cluster field is an option (ClusterDescription::AddToCommandLine); with
+// Every cluster field is an option (AddClusterToCommandLine); with
 // --leaves=0 (default) the cluster has as many leaves of --hostsPerLeaf hosts (1
 // by default) as hold the receiver and the senders where --senderPlacement puts them.
 //
@@ -101,8 +101,9 @@ main(int argc, char* argv[])
     std::string senderPlacement = "first";
 
     CommandLine cmd(__FILE__);
-    cluster.AddToCommandLine(
+    AddClusterToCommandLine(
         cmd,
+        cluster,
         "",
         {{"leaves",
           "number of leaf switches (0: as many as hold the receiver and the senders, "

@@ -159,7 +159,7 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     // Hosts here are NICs without GPU servers.
-    cluster.AddToCommandLine(cmd, "", {{"gpusPerServer", ""}, {"nicPlacement", ""}});
+    AddClusterToCommandLine(cmd, cluster, "", {{"gpusPerServer", ""}, {"nicPlacement", ""}});
     AddCheckedValue(cmd,
                     "shift",
                     "host i sends to i + shift (0: hostsPerLeaf, every flow crosses "

@@ -39,110 +39,29 @@ main(int argc, char* argv[])
 {
     RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("pipeline-parallel");
-    std::string stagesText = "4";
-    std::string gpusText;
-    std::string microbatchesText = "8";
-    std::string schedule = "1f1b";
-    std::string activationBytesText = "4M";
-    std::string gradientBytesText = "0";
-    std::string forwardTimeText = "1ms";
-    std::string backwardTimeText = "2ms";
-    std::string iterationsText = "2";
+    PipelineParallelOptions workload;
 
     CommandLine cmd(__FILE__);
-    AddCheckedValue(cmd, "stages", "S, the pipeline stages (at least 2)", stagesText);
-    AddCheckedValue(cmd,
-                    "gpus",
-                    "the stages' GPUs in stage order, S of them (0,4,8,12 or 0-3); empty: S GPUs "
-                    "spread evenly over the cluster",
-                    gpusText);
-    AddCheckedValue(cmd,
-                    "microbatches",
-                    "M, microbatches per iteration (at least 1)",
-                    microbatchesText);
-    AddCheckedValue(cmd, "schedule", "order of each stage's passes: gpipe or 1f1b", schedule);
-    AddCheckedValue(cmd,
-                    "activationBytes",
-                    "bytes a stage sends the next per microbatch, forward (K, M, G suffixes)",
-                    activationBytesText);
-    AddCheckedValue(
-        cmd,
-        "gradientBytes",
-        "bytes a stage sends the previous per microbatch, backward (0: activationBytes)",
-        gradientBytesText);
-    AddCheckedValue(cmd,
-                    "forwardTime",
-                    "one stage's forward pass of one microbatch (1ms)",
-                    forwardTimeText);
-    AddCheckedValue(cmd,
-                    "backwardTime",
-                    "one stage's backward pass of one microbatch",
-                    backwardTimeText);
-    AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
+    workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
     // Refuse bad input before anything is built.
-    const ExampleInput& input = options.input;
     options.Check();
-    const uint32_t hosts = options.cluster.GetHosts();
-    const auto stages = static_cast<uint32_t>(input.ParseNumberIn("stages", stagesText, 2, hosts));
-    const uint64_t microbatches =
-        input.ParseNumberIn("microbatches", microbatchesText, 1, UINT32_MAX / 2);
-    TypeId scheduleType;
-    if (schedule == "gpipe")
-    {
-        scheduleType = GpipeSchedule::GetTypeId();
-    }
-    else if (schedule == "1f1b")
-    {
-        scheduleType = OneFOneBSchedule::GetTypeId();
-    }
-    else
-    {
-        input.Refuse("--schedule=" + schedule + " is not a schedule (gpipe or 1f1b)");
-    }
-    const uint64_t activationBytes =
-        input.ParseNumberIn("activationBytes", activationBytesText, 1, UINT64_MAX, true);
-    const uint64_t gradientBytes = input.ParseNumber("gradientBytes", gradientBytesText, true);
-    const Time forwardTime = input.ParseTime("forwardTime", forwardTimeText);
-    const Time backwardTime = input.ParseTime("backwardTime", backwardTimeText);
-    const uint64_t iterations = input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX);
-    std::vector<uint32_t> spread;
-    for (uint32_t s = 0; s < stages; ++s)
-    {
-        spread.push_back(s * (hosts / stages));
-    }
-    const std::vector<uint32_t> gpus =
-        options.ParseGroup("gpus", gpusText, stages, "stages", spread);
+    workload.Parse(options);
 
     WorkloadSimulation simulation(options);
-    TrainingApplicationHelper pp("ns3::PipelineParallelApplication");
-    pp.SetAttribute("Stages", UintegerValue(stages));
-    pp.SetAttribute("Microbatches", UintegerValue(microbatches));
-    pp.SetAttribute("Schedule", TypeIdValue(scheduleType));
-    pp.SetAttribute("ActivationBytes", UintegerValue(activationBytes));
-    pp.SetAttribute("GradientBytes", UintegerValue(gradientBytes));
-    pp.SetAttribute("ForwardTime", TimeValue(forwardTime));
-    pp.SetAttribute("BackwardTime", TimeValue(backwardTime));
-    pp.SetAttribute("Iterations", UintegerValue(iterations));
-    ApplicationContainer apps =
-        pp.Install(simulation.collectives.CreateCommunicator(gpus), simulation.collectives);
+    const TrainingApplicationHelper pp = workload.CreateHelper();
+    ApplicationContainer apps = pp.Install(simulation.collectives.CreateCommunicator(workload.gpus),
+                                           simulation.collectives);
     Ptr<PipelineParallelApplication> app = DynamicCast<PipelineParallelApplication>(apps.Get(0));
 
-    std::ostringstream what;
-    what << stages << " stages on GPUs";
-    for (uint32_t gpu : gpus)
-    {
-        what << " " << gpu;
-    }
-    what << ", " << microbatches << " microbatches, " << schedule << ", " << activationBytes
-         << " B activations, forward " << forwardTime.As(Time::MS) << ", backward "
-         << backwardTime.As(Time::MS) << ", " << iterations << " iterations";
-    PrintHeader(options, what.str());
+    PrintHeader(options, workload.Describe());
     simulation.Run(apps);
 
     PrintIterationTimes(*app);
+    const auto stages = static_cast<uint32_t>(workload.options.GetNumber("stages"));
+    const uint64_t microbatches = workload.options.GetNumber("microbatches");
     const double ideal = double(stages - 1) / (microbatches + stages - 1);
     std::printf("  bubble fraction per stage (idle / total; (S-1)/(M+S-1) = %.3f without "
                 "transfers):",

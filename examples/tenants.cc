@@ -149,8 +149,8 @@ main(int argc, char* argv[])
     options.cluster.gpusPerServer = 4;
     options.cluster.nicPlacement = "server";
     DataParallelOptions workload;
-    workload.gradientBytesText = "16M"; // a few seconds for the three simulations
-    workload.bucketBytesText = "4M";
+    workload.options.SetDefault("gradientBytes", "16M"); // a few seconds for the three simulations
+    workload.options.SetDefault("bucketBytes", "4M");
     std::string jobsText = "2";
     std::string jobGpusText = "16";
     std::string placement = "disjoint";
@@ -227,7 +227,7 @@ main(int argc, char* argv[])
         kinds[job] = listed[job % listed.size()];
         all[job] = job;
     }
-    moe.iterationsText = workload.iterationsText;
+    moe.options.SetDefault("iterations", workload.options.GetText("iterations"));
     moe.Parse(input, jobGpus, "jobGpus");
 
     std::ostringstream what;

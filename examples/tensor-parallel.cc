@@ -40,104 +40,26 @@ main(int argc, char* argv[])
 {
     RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("tensor-parallel");
-    std::string tpText = "8";
-    std::string gpusText;
-    std::string layersText = "32";
-    std::string collectivesPerLayerText = "2";
-    std::string activationBytesText = "32M";
-    std::string forwardTimeText = "300us";
-    std::string backwardTimeText = "600us";
-    std::string computeJitterText = "0";
-    bool sequenceParallel = false;
-    std::string iterationsText = "2";
+    TensorParallelOptions workload;
 
     CommandLine cmd(__FILE__);
-    AddCheckedValue(cmd, "tp", "T, the tensor-parallel group's size (at least 2)", tpText);
-    AddCheckedValue(cmd,
-                    "gpus",
-                    "the group's GPUs, T of them (0-7); empty: GPUs 0 .. T-1",
-                    gpusText);
-    AddCheckedValue(cmd, "layers", "transformer layers per iteration", layersText);
-    AddCheckedValue(cmd,
-                    "collectivesPerLayer",
-                    "blocks per layer, each compute then a collective (Megatron: 2)",
-                    collectivesPerLayerText);
-    AddCheckedValue(cmd,
-                    "activationBytes",
-                    "S of every collective: sequence x hidden x bytes per element x microbatch "
-                    "(K, M, G suffixes)",
-                    activationBytesText);
-    AddCheckedValue(cmd,
-                    "forwardTime",
-                    "compute of one forward block on each rank (300us)",
-                    forwardTimeText);
-    AddCheckedValue(cmd,
-                    "backwardTime",
-                    "compute of one backward block on each rank",
-                    backwardTimeText);
-    AddCheckedValue(cmd,
-                    "computeJitter",
-                    "standard deviation of a normal draw added to every compute block (0: none)",
-                    computeJitterText);
-    AddCheckedValue(cmd,
-                    "sequenceParallel",
-                    "a ReduceScatter and an AllGather in place of each AllReduce",
-                    sequenceParallel);
-    AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
+    workload.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
     // Refuse bad input before anything is built.
-    const ExampleInput& input = options.input;
     options.Check();
-    const uint32_t hosts = options.cluster.GetHosts();
-    const auto tp = static_cast<uint32_t>(input.ParseNumberIn("tp", tpText, 2, hosts));
-    const uint64_t layers = input.ParseNumberIn("layers", layersText, 1, 1 << 20);
-    const uint64_t collectivesPerLayer =
-        input.ParseNumberIn("collectivesPerLayer", collectivesPerLayerText, 1, 1 << 10);
-    const uint64_t activationBytes =
-        input.ParseNumberIn("activationBytes", activationBytesText, 1, UINT64_MAX, true);
-    const Time forwardTime = input.ParseTime("forwardTime", forwardTimeText);
-    const Time backwardTime = input.ParseTime("backwardTime", backwardTimeText);
-    const Time computeJitter = input.ParseTime("computeJitter", computeJitterText);
-    const uint64_t iterations = input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX);
-    std::vector<uint32_t> firstGpus(tp);
-    for (uint32_t g = 0; g < tp; ++g)
-    {
-        firstGpus[g] = g;
-    }
-    const std::vector<uint32_t> gpus = options.ParseGroup("gpus", gpusText, tp, "tp", firstGpus);
+    workload.Parse(options);
 
     WorkloadSimulation simulation(options);
-    TrainingApplicationHelper tensor("ns3::TensorParallelApplication");
-    tensor.SetAttribute("Layers", UintegerValue(layers));
-    tensor.SetAttribute("CollectivesPerLayer", UintegerValue(collectivesPerLayer));
-    tensor.SetAttribute("ActivationBytes", UintegerValue(activationBytes));
-    tensor.SetAttribute("ForwardComputeTime", TimeValue(forwardTime));
-    tensor.SetAttribute("BackwardComputeTime", TimeValue(backwardTime));
-    tensor.SetAttribute("SequenceParallel", BooleanValue(sequenceParallel));
-    tensor.SetAttribute("Iterations", UintegerValue(iterations));
-    if (computeJitter.IsStrictlyPositive())
-    {
-        std::ostringstream jitter;
-        jitter.precision(17);
-        jitter << "ns3::NormalRandomVariable[Mean=0|Variance="
-               << computeJitter.GetSeconds() * computeJitter.GetSeconds() << "]";
-        tensor.SetAttribute("ComputeJitter", StringValue(jitter.str()));
-    }
+    const TrainingApplicationHelper tensor = workload.CreateHelper();
     ApplicationContainer apps =
-        tensor.Install(simulation.collectives.CreateCommunicator(gpus), simulation.collectives);
+        tensor.Install(simulation.collectives.CreateCommunicator(workload.gpus),
+                       simulation.collectives);
     Ptr<TensorParallelApplication> app = DynamicCast<TensorParallelApplication>(apps.Get(0));
     app->AssignStreams(100);
 
-    std::ostringstream what;
-    what << "a group of " << tp << " GPUs (" << gpus.front() << " .. " << gpus.back() << "), "
-         << layers << " layers x " << collectivesPerLayer << " blocks, "
-         << (sequenceParallel ? "ReduceScatter + AllGather" : "AllReduce") << " of "
-         << activationBytes << " B, forward " << forwardTime.As(Time::US) << ", backward "
-         << backwardTime.As(Time::US) << ", jitter " << computeJitter.As(Time::US) << ", "
-         << iterations << " iterations";
-    PrintHeader(options, what.str());
+    PrintHeader(options, workload.Describe());
     simulation.Run(apps);
 
     PrintIterationTimes(*app);

@@ -80,18 +80,57 @@ main(int argc, char* argv[])
         {"topK", "TopK", "experts per token", 1, ""},
         {"moeInterval", "MoeLayerInterval", "one MoE layer every this many", 1, ""},
     };
-    std::string tpText = "8";
-    std::string ppText = "2";
-    std::string dpText = "2";
-    std::string epText = "1";
-    std::string gpusText;
-    std::string microbatchesText = "4";
-    std::string schedule = "1f1b";
-    std::string gpuTflopsText = "400";
-    bool sequenceParallel = false;
-    std::string bucketBytesText = "80000000";
-    bool overlap = true;
-    std::string iterationsText = "1";
+    // The parallelism, read before the job's options: the checks between them
+    // come first.
+    WorkloadOptions parallelism =
+        WorkloadOptions()
+            .Count("tp",
+                   "tensor-parallel degree (each TP group inside a server: tp divides "
+                   "gpusPerServer)",
+                   "8",
+                   1,
+                   WorkloadOptions::HOSTS,
+                   "TensorParallel")
+            .Count("pp", "pipeline stages", "2", 1, WorkloadOptions::HOSTS, "PipelineParallel")
+            .Count("dp", "data-parallel degree", "2", 1, WorkloadOptions::HOSTS, "DataParallel")
+            .Count("ep",
+                   "expert-parallel degree (divides dp and the experts)",
+                   "1",
+                   1,
+                   WorkloadOptions::HOSTS,
+                   "ExpertParallel")
+            .Word("gpus", "the job's GPUs, tp x pp x dp of them (0-31); empty: GPUs 0 .. N-1", "");
+    WorkloadOptions job =
+        WorkloadOptions()
+            .Count("microbatches",
+                   "microbatches per iteration per replica",
+                   "4",
+                   1,
+                   UINT32_MAX,
+                   "Microbatches")
+            .Word("schedule",
+                  "pipeline schedule: 1f1b or gpipe",
+                  "1f1b",
+                  {"1f1b", "gpipe"},
+                  "a schedule")
+            .Real("gpuTflops",
+                  "TFLOP/s one GPU achieves (400: an H100 at 40% of its dense BF16 peak)",
+                  "400")
+            .Flag("sequenceParallel",
+                  "ReduceScatter + AllGather in place of each TP AllReduce",
+                  false,
+                  "SequenceParallel")
+            .Bytes("bucketBytes",
+                   "gradient bytes per GPU in one DP bucket",
+                   "80000000",
+                   1,
+                   UINT64_MAX,
+                   "BucketBytes")
+            .Flag("overlap",
+                  "start gradient buckets under the last backward pass (false: after it)",
+                  true,
+                  "OverlapGradientReduce")
+            .Iterations("1");
     GatingOptions gate;
 
     CommandLine cmd(__FILE__);
@@ -104,37 +143,8 @@ main(int argc, char* argv[])
     {
         AddCheckedValue(cmd, m.option, std::string(m.help) + " (empty: the model's)", m.text);
     }
-    AddCheckedValue(cmd,
-                    "tp",
-                    "tensor-parallel degree (each TP group inside a server: tp divides "
-                    "gpusPerServer)",
-                    tpText);
-    AddCheckedValue(cmd, "pp", "pipeline stages", ppText);
-    AddCheckedValue(cmd, "dp", "data-parallel degree", dpText);
-    AddCheckedValue(cmd, "ep", "expert-parallel degree (divides dp and the experts)", epText);
-    AddCheckedValue(cmd,
-                    "gpus",
-                    "the job's GPUs, tp x pp x dp of them (0-31); empty: GPUs 0 .. N-1",
-                    gpusText);
-    AddCheckedValue(cmd,
-                    "microbatches",
-                    "microbatches per iteration per replica",
-                    microbatchesText);
-    AddCheckedValue(cmd, "schedule", "pipeline schedule: 1f1b or gpipe", schedule);
-    AddCheckedValue(cmd,
-                    "gpuTflops",
-                    "TFLOP/s one GPU achieves (400: an H100 at 40% of its dense BF16 peak)",
-                    gpuTflopsText);
-    AddCheckedValue(cmd,
-                    "sequenceParallel",
-                    "ReduceScatter + AllGather in place of each TP AllReduce",
-                    sequenceParallel);
-    AddCheckedValue(cmd, "bucketBytes", "gradient bytes per GPU in one DP bucket", bucketBytesText);
-    AddCheckedValue(cmd,
-                    "overlap",
-                    "start gradient buckets under the last backward pass (false: after it)",
-                    overlap);
-    AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
+    parallelism.AddToCommandLine(cmd);
+    job.AddToCommandLine(cmd);
     gate.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
@@ -172,10 +182,16 @@ main(int argc, char* argv[])
         input.Refuse("the model: " + problem);
     }
     const uint32_t hosts = options.cluster.GetHosts();
-    const auto tp = static_cast<uint32_t>(input.ParseNumberIn("tp", tpText, 1, hosts));
-    const auto pp = static_cast<uint32_t>(input.ParseNumberIn("pp", ppText, 1, hosts));
-    const auto dp = static_cast<uint32_t>(input.ParseNumberIn("dp", dpText, 1, hosts));
-    const auto ep = static_cast<uint32_t>(input.ParseNumberIn("ep", epText, 1, hosts));
+    parallelism.Parse(input, hosts);
+    const auto tp = static_cast<uint32_t>(parallelism.GetNumber("tp"));
+    const auto pp = static_cast<uint32_t>(parallelism.GetNumber("pp"));
+    const auto dp = static_cast<uint32_t>(parallelism.GetNumber("dp"));
+    const auto ep = static_cast<uint32_t>(parallelism.GetNumber("ep"));
+    const std::string& tpText = parallelism.GetText("tp");
+    const std::string& ppText = parallelism.GetText("pp");
+    const std::string& dpText = parallelism.GetText("dp");
+    const std::string& epText = parallelism.GetText("ep");
+    const std::string& gpusText = parallelism.GetText("gpus");
     const uint64_t n = uint64_t{tp} * pp * dp;
     if (n > hosts)
     {
@@ -205,20 +221,13 @@ main(int argc, char* argv[])
         input.Refuse("--tp=" + tpText + " does not divide a microbatch's " +
                      std::to_string(model->GetTokensPerMicrobatch()) + " tokens");
     }
-    const uint64_t microbatches =
-        input.ParseNumberIn("microbatches", microbatchesText, 1, UINT32_MAX);
-    if (schedule != "1f1b" && schedule != "gpipe")
-    {
-        input.Refuse("--schedule=" + schedule + " is not a schedule (1f1b or gpipe)");
-    }
-    const double gpuTflops = input.ParseReal("gpuTflops", gpuTflopsText);
+    job.Parse(input, hosts);
+    const double gpuTflops = job.GetReal("gpuTflops");
     if (!(gpuTflops > 0) || gpuTflops > 1e9)
     {
-        input.Refuse("--gpuTflops=" + gpuTflopsText + " must be above 0 (and at most 1e9)");
+        input.Refuse("--gpuTflops=" + job.GetText("gpuTflops") +
+                     " must be above 0 (and at most 1e9)");
     }
-    const uint64_t bucketBytes =
-        input.ParseNumberIn("bucketBytes", bucketBytesText, 1, UINT64_MAX, true);
-    const uint64_t iterations = input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX);
     gate.Parse(input);
     std::vector<uint32_t> gpus(n);
     for (uint32_t g = 0; g < n; ++g)
@@ -239,10 +248,9 @@ main(int argc, char* argv[])
     // group that spans servers would send its fine-grained collectives over the NICs.
     {
         Ptr<JobLayout> layout = CreateObject<JobLayout>();
-        layout->SetAttribute("TensorParallel", UintegerValue(tp));
-        layout->SetAttribute("PipelineParallel", UintegerValue(pp));
-        layout->SetAttribute("DataParallel", UintegerValue(dp));
-        layout->SetAttribute("ExpertParallel", UintegerValue(ep));
+        parallelism.ApplyWith([&layout](const std::string& name, const AttributeValue& value) {
+            layout->SetAttribute(name, value);
+        });
         layout->Setup(gpus);
         for (const std::vector<uint32_t>& group : layout->GetGroups(JobLayout::TENSOR))
         {
@@ -270,23 +278,19 @@ main(int argc, char* argv[])
     }
 
     WorkloadSimulation simulation(options);
-    TrainingJobHelper job;
-    job.SetLayoutAttribute("TensorParallel", UintegerValue(tp));
-    job.SetLayoutAttribute("PipelineParallel", UintegerValue(pp));
-    job.SetLayoutAttribute("DataParallel", UintegerValue(dp));
-    job.SetLayoutAttribute("ExpertParallel", UintegerValue(ep));
-    job.SetAttribute("Model", PointerValue(model));
-    job.SetAttribute("Microbatches", UintegerValue(microbatches));
-    job.SetAttribute("Schedule",
-                     TypeIdValue(TypeId::LookupByName(
-                         schedule == "gpipe" ? "ns3::GpipeSchedule" : "ns3::OneFOneBSchedule")));
-    job.SetAttribute("GpuFlopRate", DoubleValue(gpuTflops * 1e12));
-    job.SetAttribute("SequenceParallel", BooleanValue(sequenceParallel));
-    job.SetAttribute("BucketBytes", UintegerValue(bucketBytes));
-    job.SetAttribute("OverlapGradientReduce", BooleanValue(overlap));
-    job.SetAttribute("Gating", StringValue(gate.GetSpec()));
-    job.SetAttribute("Iterations", UintegerValue(iterations));
-    ApplicationContainer apps = job.Install(gpus, simulation.collectives);
+    TrainingJobHelper helper;
+    parallelism.ApplyWith([&helper](const std::string& name, const AttributeValue& value) {
+        helper.SetLayoutAttribute(name, value);
+    });
+    helper.SetAttribute("Model", PointerValue(model));
+    job.Apply(helper);
+    helper.SetAttribute("Schedule",
+                        TypeIdValue(TypeId::LookupByName(job.GetText("schedule") == "gpipe"
+                                                             ? "ns3::GpipeSchedule"
+                                                             : "ns3::OneFOneBSchedule")));
+    helper.SetAttribute("GpuFlopRate", DoubleValue(gpuTflops * 1e12));
+    helper.SetAttribute("Gating", StringValue(gate.GetSpec()));
+    ApplicationContainer apps = helper.Install(gpus, simulation.collectives);
     Ptr<TrainingJobApplication> app = DynamicCast<TrainingJobApplication>(apps.Get(0));
     app->AssignStreams(100);
 
@@ -299,9 +303,9 @@ main(int argc, char* argv[])
         what << ", " << model->GetMoeLayers() << " MoE layers of " << model->GetExperts()
              << " experts, top " << model->GetTopK() << ", gating " << gate.Describe();
     }
-    what << ") on " << n << " GPUs: " << app->GetLayout()->ToString() << "; " << microbatches
-         << " microbatches, " << schedule << ", " << gpuTflops << " TFLOP/s per GPU, " << iterations
-         << " iterations";
+    what << ") on " << n << " GPUs: " << app->GetLayout()->ToString() << "; "
+         << job.Describe("{microbatches} microbatches, {schedule}, {gpuTflops} TFLOP/s per GPU, "
+                         "{iterations} iterations");
     PrintHeader(options, what.str());
     simulation.Run(apps);
 
@@ -332,7 +336,7 @@ main(int argc, char* argv[])
         }
         std::printf("  %s: %.3f GB per iteration; %s\n",
                     name,
-                    static_cast<double>(app->GetBytes(traffic)) / 1e9 / iterations,
+                    static_cast<double>(app->GetBytes(traffic)) / 1e9 / job.GetNumber("iterations"),
                     FormatStatistics(app->GetOperationTimes(traffic)).c_str());
     }
     std::cout << "  gradient reduction exposed after the last backward pass: "

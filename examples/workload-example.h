@@ -12,6 +12,7 @@
 // print.
 
 #include "fabric-example.h"
+#include "workload-options.h"
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -48,7 +49,7 @@ struct NicSlowdown
 
 /**
  * The options every workload example has, read and checked before anything is
- * built: the cluster (ClusterDescription::AddToCommandLine), the fabric
+ * built: the cluster (AddClusterToCommandLine), the fabric
  * (FabricExampleOptions), the RDMA congestion control, the stragglers and the
  * results folder.
  */
@@ -71,7 +72,7 @@ class WorkloadExampleOptions
     /// \param cmd the command line to add the shared options to
     void AddToCommandLine(CommandLine& cmd)
     {
-        cluster.AddToCommandLine(cmd);
+        AddClusterToCommandLine(cmd, cluster);
         fabric.AddToCommandLine(cmd);
         AddCheckedValue(cmd,
                         "congestionControl",
@@ -483,80 +484,267 @@ class WorkloadSimulation
  */
 struct DataParallelOptions
 {
-    std::string gradientBytesText{"32M"}; //!< --gradientBytes
-    std::string bucketBytesText{"8M"};    //!< --bucketBytes
-    std::string forwardTimeText{"2ms"};   //!< --forwardTime
-    std::string backwardTimeText{"4ms"};  //!< --backwardTime
-    std::string iterationsText{"2"};      //!< --iterations
-    uint64_t gradientBytes{0};            //!< after Parse
-    uint64_t bucketBytes{0};              //!< after Parse
-    Time forwardTime;                     //!< after Parse
-    Time backwardTime;                    //!< after Parse
-    uint32_t iterations{0};               //!< after Parse
+    /// The options, each declared once.
+    WorkloadOptions options =
+        WorkloadOptions()
+            .Bytes("gradientBytes",
+                   "gradient bytes AllReduced per iteration (K, M, G suffixes)",
+                   "32M",
+                   1,
+                   UINT64_MAX,
+                   "GradientBytes")
+            .Bytes("bucketBytes",
+                   "bytes per gradient bucket (DDP's bucket_cap_mb)",
+                   "8M",
+                   1,
+                   UINT64_MAX,
+                   "BucketBytes")
+            .Duration("forwardTime",
+                      "forward pass of one iteration on each rank (10ms)",
+                      "2ms",
+                      "ForwardTime",
+                      Time::MS,
+                      true)
+            .Duration("backwardTime",
+                      "backward pass of one iteration on each rank",
+                      "4ms",
+                      "BackwardTime",
+                      Time::MS,
+                      true)
+            .Iterations("2");
 
     /// \param cmd the command line to add the options to
     void AddToCommandLine(CommandLine& cmd)
     {
-        AddCheckedValue(cmd,
-                        "gradientBytes",
-                        "gradient bytes AllReduced per iteration (K, M, G suffixes)",
-                        gradientBytesText);
-        AddCheckedValue(cmd,
-                        "bucketBytes",
-                        "bytes per gradient bucket (DDP's bucket_cap_mb)",
-                        bucketBytesText);
-        AddCheckedValue(cmd,
-                        "forwardTime",
-                        "forward pass of one iteration on each rank (10ms)",
-                        forwardTimeText);
-        AddCheckedValue(cmd,
-                        "backwardTime",
-                        "backward pass of one iteration on each rank",
-                        backwardTimeText);
-        AddCheckedValue(cmd, "iterations", "training iterations", iterationsText);
+        options.AddToCommandLine(cmd);
     }
 
     /// Read the options, refusing bad ones by name. \param input the example's input
     void Parse(const ExampleInput& input)
     {
-        gradientBytes =
-            input.ParseNumberIn("gradientBytes", gradientBytesText, 1, UINT64_MAX, true);
-        bucketBytes = input.ParseNumberIn("bucketBytes", bucketBytesText, 1, UINT64_MAX, true);
-        forwardTime = input.ParseTime("forwardTime", forwardTimeText);
-        backwardTime = input.ParseTime("backwardTime", backwardTimeText);
-        iterations =
-            static_cast<uint32_t>(input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX));
+        options.Parse(input, 0);
     }
 
     /// \return a helper of DataParallelApplications with these attributes
     TrainingApplicationHelper CreateHelper() const
     {
         TrainingApplicationHelper dp("ns3::DataParallelApplication");
-        dp.SetAttribute("GradientBytes", UintegerValue(gradientBytes));
-        dp.SetAttribute("BucketBytes", UintegerValue(bucketBytes));
-        dp.SetAttribute("ForwardTime", StringValue(ConstantSeconds(forwardTime)));
-        dp.SetAttribute("BackwardTime", StringValue(ConstantSeconds(backwardTime)));
-        dp.SetAttribute("Iterations", UintegerValue(iterations));
+        options.Apply(dp);
         return dp;
     }
 
     /// \return the workload in words, one line
     std::string Describe() const
     {
-        std::ostringstream what;
-        what << gradientBytes << " B of gradients in buckets of " << bucketBytes << " B, forward "
-             << forwardTime.As(Time::MS) << ", backward " << backwardTime.As(Time::MS) << ", "
-             << iterations << " iterations";
-        return what.str();
+        return options.Describe("{gradientBytes} B of gradients in buckets of {bucketBytes} B, "
+                                "forward {forwardTime}, backward {backwardTime}, {iterations} "
+                                "iterations");
+    }
+};
+
+/**
+ * The pipeline-parallel workload's options (PipelineParallelApplication's
+ * attributes, the stages' GPUs included).
+ */
+struct PipelineParallelOptions
+{
+    /// The options, each declared once.
+    WorkloadOptions options =
+        WorkloadOptions()
+            .Count("stages",
+                   "S, the pipeline stages (at least 2)",
+                   "4",
+                   2,
+                   WorkloadOptions::HOSTS,
+                   "Stages")
+            .Word("gpus",
+                  "the stages' GPUs in stage order, S of them (0,4,8,12 or 0-3); empty: S GPUs "
+                  "spread evenly over the cluster",
+                  "")
+            .Count("microbatches",
+                   "M, microbatches per iteration (at least 1)",
+                   "8",
+                   1,
+                   UINT32_MAX / 2,
+                   "Microbatches")
+            .Word("schedule",
+                  "order of each stage's passes: gpipe or 1f1b",
+                  "1f1b",
+                  {"gpipe", "1f1b"},
+                  "a schedule")
+            .Bytes("activationBytes",
+                   "bytes a stage sends the next per microbatch, forward (K, M, G suffixes)",
+                   "4M",
+                   1,
+                   UINT64_MAX,
+                   "ActivationBytes")
+            .Bytes("gradientBytes",
+                   "bytes a stage sends the previous per microbatch, backward (0: activationBytes)",
+                   "0",
+                   0,
+                   UINT64_MAX,
+                   "GradientBytes")
+            .Duration("forwardTime",
+                      "one stage's forward pass of one microbatch (1ms)",
+                      "1ms",
+                      "ForwardTime",
+                      Time::MS)
+            .Duration("backwardTime",
+                      "one stage's backward pass of one microbatch",
+                      "2ms",
+                      "BackwardTime",
+                      Time::MS)
+            .Iterations("2");
+    std::vector<uint32_t> gpus; //!< the stages' GPUs, after Parse
+
+    /// \param cmd the command line to add the options to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        options.AddToCommandLine(cmd);
     }
 
-    /// \param time a time \return a ConstantRandomVariable of it in seconds, as text
-    static std::string ConstantSeconds(Time time)
+    /// Read the options, refusing bad ones by name. \param shared the checked
+    /// shared options (the cluster)
+    void Parse(const WorkloadExampleOptions& shared)
     {
-        std::ostringstream text;
-        text.precision(17);
-        text << "ns3::ConstantRandomVariable[Constant=" << time.GetSeconds() << "]";
-        return text.str();
+        const uint32_t hosts = shared.cluster.GetHosts();
+        options.Parse(shared.input, hosts);
+        const auto stages = static_cast<uint32_t>(options.GetNumber("stages"));
+        std::vector<uint32_t> spread;
+        for (uint32_t s = 0; s < stages; ++s)
+        {
+            spread.push_back(s * (hosts / stages));
+        }
+        gpus = shared.ParseGroup("gpus", options.GetText("gpus"), stages, "stages", spread);
+    }
+
+    /// \return a helper of PipelineParallelApplications with these attributes
+    TrainingApplicationHelper CreateHelper() const
+    {
+        TrainingApplicationHelper pp("ns3::PipelineParallelApplication");
+        options.Apply(pp);
+        pp.SetAttribute("Schedule",
+                        TypeIdValue(options.GetText("schedule") == "gpipe"
+                                        ? GpipeSchedule::GetTypeId()
+                                        : OneFOneBSchedule::GetTypeId()));
+        return pp;
+    }
+
+    /// \return the workload in words, one line
+    std::string Describe() const
+    {
+        std::ostringstream what;
+        what << options.Describe("{stages} stages on GPUs");
+        for (uint32_t gpu : gpus)
+        {
+            what << " " << gpu;
+        }
+        what << options.Describe(", {microbatches} microbatches, {schedule}, {activationBytes} B "
+                                 "activations, forward {forwardTime}, backward {backwardTime}, "
+                                 "{iterations} iterations");
+        return what.str();
+    }
+};
+
+/**
+ * The tensor-parallel workload's options (TensorParallelApplication's attributes,
+ * the group's GPUs included).
+ */
+struct TensorParallelOptions
+{
+    /// The options, each declared once.
+    WorkloadOptions options =
+        WorkloadOptions()
+            .Count("tp",
+                   "T, the tensor-parallel group's size (at least 2)",
+                   "8",
+                   2,
+                   WorkloadOptions::HOSTS)
+            .Word("gpus", "the group's GPUs, T of them (0-7); empty: GPUs 0 .. T-1", "")
+            .Count("layers", "transformer layers per iteration", "32", 1, 1 << 20, "Layers")
+            .Count("collectivesPerLayer",
+                   "blocks per layer, each compute then a collective (Megatron: 2)",
+                   "2",
+                   1,
+                   1 << 10,
+                   "CollectivesPerLayer")
+            .Bytes("activationBytes",
+                   "S of every collective: sequence x hidden x bytes per element x microbatch "
+                   "(K, M, G suffixes)",
+                   "32M",
+                   1,
+                   UINT64_MAX,
+                   "ActivationBytes")
+            .Duration("forwardTime",
+                      "compute of one forward block on each rank (300us)",
+                      "300us",
+                      "ForwardTime",
+                      Time::US)
+            .Duration("backwardTime",
+                      "compute of one backward block on each rank",
+                      "600us",
+                      "BackwardTime",
+                      Time::US)
+            .Duration("computeJitter",
+                      "standard deviation of a normal draw added to every compute block (0: none)",
+                      "0",
+                      "",
+                      Time::US)
+            .Flag("sequenceParallel",
+                  "a ReduceScatter and an AllGather in place of each AllReduce",
+                  false,
+                  "SequenceParallel",
+                  {"AllReduce", "ReduceScatter + AllGather"})
+            .Iterations("2");
+    std::vector<uint32_t> gpus; //!< the group's GPUs, after Parse
+
+    /// \param cmd the command line to add the options to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        options.AddToCommandLine(cmd);
+    }
+
+    /// Read the options, refusing bad ones by name. \param shared the checked
+    /// shared options (the cluster)
+    void Parse(const WorkloadExampleOptions& shared)
+    {
+        options.Parse(shared.input, shared.cluster.GetHosts());
+        const auto tp = static_cast<uint32_t>(options.GetNumber("tp"));
+        std::vector<uint32_t> firstGpus(tp);
+        for (uint32_t g = 0; g < tp; ++g)
+        {
+            firstGpus[g] = g;
+        }
+        gpus = shared.ParseGroup("gpus", options.GetText("gpus"), tp, "tp", firstGpus);
+    }
+
+    /// \return a helper of TensorParallelApplications with these attributes
+    TrainingApplicationHelper CreateHelper() const
+    {
+        TrainingApplicationHelper tensor("ns3::TensorParallelApplication");
+        options.Apply(tensor);
+        const Time jitter = options.GetTime("computeJitter");
+        if (jitter.IsStrictlyPositive())
+        {
+            std::ostringstream normal;
+            normal.precision(17);
+            normal << "ns3::NormalRandomVariable[Mean=0|Variance="
+                   << jitter.GetSeconds() * jitter.GetSeconds() << "]";
+            tensor.SetAttribute("ComputeJitter", StringValue(normal.str()));
+        }
+        return tensor;
+    }
+
+    /// \return the workload in words, one line
+    std::string Describe() const
+    {
+        std::ostringstream what;
+        what << options.Describe("a group of {tp} GPUs (") << gpus.front() << " .. " << gpus.back()
+             << options.Describe("), {layers} layers x {collectivesPerLayer} blocks, "
+                                 "{sequenceParallel} of {activationBytes} B, forward "
+                                 "{forwardTime}, backward {backwardTime}, jitter "
+                                 "{computeJitter}, {iterations} iterations");
+        return what.str();
     }
 };
 
@@ -567,39 +755,35 @@ struct DataParallelOptions
  */
 struct GatingOptions
 {
-    std::string gating{"uniform"}; //!< --gating
-    std::string skewText{"1.2"};   //!< --skew
-    double skew{0};                //!< after Parse
+    /// The options, each declared once.
+    WorkloadOptions options =
+        WorkloadOptions()
+            .Word("gating",
+                  "expert popularity: uniform, zipf (weight 1/(i+1)^skew) or hot (one "
+                  "expert takes --skew of the first choices), redrawn every iteration",
+                  "uniform",
+                  {"uniform", "zipf", "hot"},
+                  "a gate")
+            .Real("skew", "the Zipf exponent (>= 0) or the hot fraction (0..1)", "1.2");
 
     /// \param cmd the command line to add the options to
     void AddToCommandLine(CommandLine& cmd)
     {
-        AddCheckedValue(cmd,
-                        "gating",
-                        "expert popularity: uniform, zipf (weight 1/(i+1)^skew) or hot (one "
-                        "expert takes --skew of the first choices), redrawn every iteration",
-                        gating);
-        AddCheckedValue(cmd,
-                        "skew",
-                        "the Zipf exponent (>= 0) or the hot fraction (0..1)",
-                        skewText);
+        options.AddToCommandLine(cmd);
     }
 
     /// Read the options, refusing bad ones by name. \param input the example's input
     void Parse(const ExampleInput& input)
     {
-        if (gating != "uniform" && gating != "zipf" && gating != "hot")
-        {
-            input.Refuse("--gating=" + gating + " is not a gate (uniform, zipf or hot)");
-        }
-        skew = input.ParseReal("skew", skewText);
+        options.Parse(input, 0);
+        const double skew = options.GetReal("skew");
         if (skew < 0)
         {
-            input.Refuse("--skew=" + skewText + " must not be negative");
+            input.Refuse("--skew=" + options.GetText("skew") + " must not be negative");
         }
-        if (gating == "hot" && skew > 1)
+        if (options.GetText("gating") == "hot" && skew > 1)
         {
-            input.Refuse("--skew=" + skewText + " is a hot fraction above 1");
+            input.Refuse("--skew=" + options.GetText("skew") + " is a hot fraction above 1");
         }
     }
 
@@ -608,13 +792,13 @@ struct GatingOptions
     {
         std::ostringstream spec;
         spec.precision(17);
-        if (gating == "zipf")
+        if (options.GetText("gating") == "zipf")
         {
-            spec << "ns3::ZipfGating[Exponent=" << skew << "]";
+            spec << "ns3::ZipfGating[Exponent=" << options.GetReal("skew") << "]";
         }
-        else if (gating == "hot")
+        else if (options.GetText("gating") == "hot")
         {
-            spec << "ns3::HotExpertGating[HotFraction=" << skew << "]";
+            spec << "ns3::HotExpertGating[HotFraction=" << options.GetReal("skew") << "]";
         }
         else
         {
@@ -626,13 +810,8 @@ struct GatingOptions
     /// \return the gate in words
     std::string Describe() const
     {
-        std::ostringstream what;
-        what << gating;
-        if (gating != "uniform")
-        {
-            what << " " << skew;
-        }
-        return what.str();
+        return options.Describe(options.GetText("gating") == "uniform" ? "{gating}"
+                                                                       : "{gating} {skew}");
     }
 };
 
@@ -642,50 +821,54 @@ struct GatingOptions
  */
 struct ExpertParallelOptions
 {
-    std::string expertsText{"64"};          //!< --experts
-    std::string tokensPerRankText{"1024"};  //!< --tokensPerRank
-    std::string topKText{"2"};              //!< --topK
-    std::string bytesPerTokenText{"8K"};    //!< --bytesPerToken
-    std::string computePerTokenText{"1us"}; //!< --computePerToken
-    std::string iterationsText{"2"};        //!< --iterations
-    GatingOptions gate;                     //!< --gating, --skew
-    uint32_t experts{0};                    //!< after Parse
-    uint64_t tokensPerRank{0};              //!< after Parse
-    uint64_t topK{0};                       //!< after Parse
-    uint64_t bytesPerToken{0};              //!< after Parse
-    Time computePerToken;                   //!< after Parse
-    uint32_t iterations{0};                 //!< after Parse
+    /// The options, each declared once (--iterations last, left off the command line
+    /// by AddToCommandLine(cmd, false)).
+    WorkloadOptions options =
+        WorkloadOptions()
+            .Count("experts",
+                   "experts of the layer, a multiple of the ranks",
+                   "64",
+                   1,
+                   UINT32_MAX,
+                   "Experts")
+            .Count("tokensPerRank",
+                   "tokens each rank routes per iteration",
+                   "1024",
+                   1,
+                   UINT32_MAX,
+                   "TokensPerRank")
+            .Count("topK",
+                   "distinct experts each token goes to (1 .. experts)",
+                   "2",
+                   1,
+                   UINT32_MAX,
+                   "TopK")
+            .Bytes("bytesPerToken",
+                   "bytes of a token's hidden state (hidden size x bytes per element)",
+                   "8K",
+                   1,
+                   uint64_t{1} << 40,
+                   "BytesPerToken")
+            .Duration("computePerToken",
+                      "expert compute per token received (1us)",
+                      "1us",
+                      "ComputeTimePerToken",
+                      Time::NS)
+            .Iterations("2", "training iterations (one MoE layer each)");
+    GatingOptions gate; //!< --gating, --skew
 
-    /// \param cmd the command line \param withIterations add --iterations too
+    /**
+     * \param cmd the command line
+     * \param withIterations add --iterations too (false: it keeps its default, or
+     *        the value SetDefault gives it)
+     */
     void AddToCommandLine(CommandLine& cmd, bool withIterations = true)
     {
-        AddCheckedValue(cmd,
-                        "experts",
-                        "experts of the layer, a multiple of the ranks",
-                        expertsText);
-        AddCheckedValue(cmd,
-                        "tokensPerRank",
-                        "tokens each rank routes per iteration",
-                        tokensPerRankText);
-        AddCheckedValue(cmd,
-                        "topK",
-                        "distinct experts each token goes to (1 .. experts)",
-                        topKText);
-        AddCheckedValue(cmd,
-                        "bytesPerToken",
-                        "bytes of a token's hidden state (hidden size x bytes per element)",
-                        bytesPerTokenText);
-        AddCheckedValue(cmd,
-                        "computePerToken",
-                        "expert compute per token received (1us)",
-                        computePerTokenText);
-        if (withIterations)
+        if (!withIterations)
         {
-            AddCheckedValue(cmd,
-                            "iterations",
-                            "training iterations (one MoE layer each)",
-                            iterationsText);
+            options.Leave("iterations");
         }
+        options.AddToCommandLine(cmd);
         gate.AddToCommandLine(cmd);
     }
 
@@ -696,23 +879,17 @@ struct ExpertParallelOptions
      */
     void Parse(const ExampleInput& input, uint32_t ranks, const std::string& ranksOption)
     {
-        experts = static_cast<uint32_t>(input.ParseNumberIn("experts", expertsText, 1, UINT32_MAX));
-        if (experts % ranks != 0)
+        options.Parse(input, 0);
+        if (options.GetNumber("experts") % ranks != 0)
         {
-            input.Refuse("--experts=" + expertsText + " is not a multiple of --" + ranksOption +
-                         "=" + std::to_string(ranks));
+            input.Refuse("--experts=" + options.GetText("experts") + " is not a multiple of --" +
+                         ranksOption + "=" + std::to_string(ranks));
         }
-        tokensPerRank = input.ParseNumberIn("tokensPerRank", tokensPerRankText, 1, UINT32_MAX);
-        topK = input.ParseNumberIn("topK", topKText, 1, UINT32_MAX);
-        if (topK > experts)
+        if (options.GetNumber("topK") > options.GetNumber("experts"))
         {
-            input.Refuse("--topK=" + topKText + " is above --experts=" + expertsText);
+            input.Refuse("--topK=" + options.GetText("topK") +
+                         " is above --experts=" + options.GetText("experts"));
         }
-        bytesPerToken =
-            input.ParseNumberIn("bytesPerToken", bytesPerTokenText, 1, uint64_t{1} << 40, true);
-        computePerToken = input.ParseTime("computePerToken", computePerTokenText);
-        iterations =
-            static_cast<uint32_t>(input.ParseNumberIn("iterations", iterationsText, 1, UINT32_MAX));
         gate.Parse(input);
     }
 
@@ -720,24 +897,18 @@ struct ExpertParallelOptions
     TrainingApplicationHelper CreateHelper() const
     {
         TrainingApplicationHelper moe("ns3::ExpertParallelApplication");
-        moe.SetAttribute("Experts", UintegerValue(experts));
-        moe.SetAttribute("TokensPerRank", UintegerValue(tokensPerRank));
-        moe.SetAttribute("TopK", UintegerValue(topK));
-        moe.SetAttribute("BytesPerToken", UintegerValue(bytesPerToken));
-        moe.SetAttribute("ComputeTimePerToken", TimeValue(computePerToken));
+        options.Apply(moe);
         moe.SetAttribute("Gating", StringValue(gate.GetSpec()));
-        moe.SetAttribute("Iterations", UintegerValue(iterations));
         return moe;
     }
 
     /// \return the workload in words, one line
     std::string Describe() const
     {
-        std::ostringstream what;
-        what << experts << " experts, " << tokensPerRank << " tokens per rank to the top " << topK
-             << ", " << bytesPerToken << " B each, gating " << gate.Describe() << ", compute "
-             << computePerToken.As(Time::NS) << " per token, " << iterations << " iterations";
-        return what.str();
+        return options.Describe("{experts} experts, {tokensPerRank} tokens per rank to the top "
+                                "{topK}, {bytesPerToken} B each, gating ") +
+               gate.Describe() +
+               options.Describe(", compute {computePerToken} per token, {iterations} iterations");
     }
 };
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/checked-value.h"
 #include "ns3/cluster-description.h"
 #include "ns3/command-line.h"
 
@@ -192,7 +193,7 @@ TEST(ClusterDescription, EveryFieldIsACommandLineOption)
 {
     ClusterDescription cluster;
     CommandLine cmd;
-    cluster.AddToCommandLine(cmd, "c.");
+    AddClusterToCommandLine(cmd, cluster, "c.");
     std::vector<std::string> args = {"program",
                                      "--c.leaves=3",
                                      "--c.hostsPerLeaf=5",

@@ -38,10 +38,10 @@ TEST(TensorParallelDeathTest, BadParametersAreRefusedByName)
                  "CollectivesPerLayer 0 must be at least 1");
     EXPECT_DEATH(TensorParallelWith("ActivationBytes", UintegerValue(0)),
                  "ActivationBytes 0 must be at least 1");
-    EXPECT_DEATH(TensorParallelWith("ForwardComputeTime", TimeValue(MicroSeconds(-1))),
-                 "ForwardComputeTime -1us must not be negative");
-    EXPECT_DEATH(TensorParallelWith("BackwardComputeTime", TimeValue(NanoSeconds(-5))),
-                 "BackwardComputeTime -0.005us must not be negative");
+    EXPECT_DEATH(TensorParallelWith("ForwardTime", TimeValue(MicroSeconds(-1))),
+                 "ForwardTime -1us must not be negative");
+    EXPECT_DEATH(TensorParallelWith("BackwardTime", TimeValue(NanoSeconds(-5))),
+                 "BackwardTime -0.005us must not be negative");
     EXPECT_DEATH(TensorParallelWith("Iterations", UintegerValue(0)),
                  "Iterations 0 must be at least 1");
 }
@@ -49,7 +49,29 @@ TEST(TensorParallelDeathTest, BadParametersAreRefusedByName)
 TEST(TensorParallel, EdgesOfTheChecksAreAccepted)
 {
     // The defaults, and the edges of the checks: zero compute time, one byte.
-    TensorParallelWith("ForwardComputeTime", TimeValue(Time(0)));
+    TensorParallelWith("ForwardTime", TimeValue(Time(0)));
     TensorParallelWith("ActivationBytes", UintegerValue(1));
     SUCCEED();
+}
+
+TEST(TensorParallel, DeprecatedComputeTimeNamesAreAliases)
+{
+    // ForwardComputeTime and BackwardComputeTime (the names before ForwardTime and
+    // BackwardTime) set the same fields; an alias left at its default does not
+    // undo the new name, whichever way the object is built.
+    ObjectFactory factory("ns3::TensorParallelApplication");
+    factory.Set("ForwardTime", TimeValue(MicroSeconds(7)));
+    factory.Set("BackwardComputeTime", TimeValue(MicroSeconds(9)));
+    Ptr<Object> app = factory.Create();
+    TimeValue forward;
+    TimeValue backward;
+    app->GetAttribute("ForwardTime", forward);
+    app->GetAttribute("BackwardTime", backward);
+    EXPECT_EQ(forward.Get(), MicroSeconds(7));
+    EXPECT_EQ(backward.Get(), MicroSeconds(9));
+    app->SetAttribute("ForwardComputeTime", TimeValue(MicroSeconds(11)));
+    app->GetAttribute("ForwardTime", forward);
+    EXPECT_EQ(forward.Get(), MicroSeconds(11));
+    app->GetAttribute("ForwardComputeTime", forward);
+    EXPECT_EQ(forward.Get(), MicroSeconds(11));
 }

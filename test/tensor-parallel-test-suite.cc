@@ -216,8 +216,8 @@ class TensorParallelContendedTestCase : public TestCase
         TrainingApplicationHelper tp("ns3::TensorParallelApplication");
         tp.SetAttribute("Layers", UintegerValue(4));
         tp.SetAttribute("ActivationBytes", UintegerValue(2 << 20));
-        tp.SetAttribute("ForwardComputeTime", TimeValue(MicroSeconds(50)));
-        tp.SetAttribute("BackwardComputeTime", TimeValue(MicroSeconds(100)));
+        tp.SetAttribute("ForwardTime", TimeValue(MicroSeconds(50)));
+        tp.SetAttribute("BackwardTime", TimeValue(MicroSeconds(100)));
         tp.SetAttribute("Iterations", UintegerValue(2));
         ApplicationContainer apps = tp.Install(comm, f.collectives);
         apps.Start(MicroSeconds(10));

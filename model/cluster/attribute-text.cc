@@ -79,7 +79,9 @@ AttributeText::GetAttributes(const ObjectBase& object, uint32_t depth)
         for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
         {
             const TypeId::AttributeInformation info = tid.GetAttribute(i);
-            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
+            // A deprecated alias repeats the attribute it stands for.
+            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter() ||
+                info.supportLevel != TypeId::SupportLevel::SUPPORTED)
             {
                 continue;
             }

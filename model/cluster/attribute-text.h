@@ -44,7 +44,8 @@ class AttributeText
 
     /**
      * \param object an object
-     * \return every attribute it can report (its TypeId's and its parents'), by name
+     * \return every attribute it can report (its TypeId's and its parents'), by name;
+     *         deprecated aliases (TypeId::SupportLevel::DEPRECATED) are left out
      */
     static std::map<std::string, std::string> GetAttributes(const ObjectBase& object);
 

@@ -4,10 +4,7 @@
 
 #include "cluster-description.h"
 
-#include "checked-value.h"
-
 #include "ns3/abort.h"
-#include "ns3/command-line.h"
 
 #include <sstream>
 
@@ -251,46 +248,6 @@ ClusterDescription::GetLocalGpu(uint32_t rank) const
     NS_ABORT_MSG_IF(rank >= GetHosts(),
                     "GPU rank " << rank << " out of range (cluster has " << GetHosts() << " GPUs)");
     return rank % gpusPerServer;
-}
-
-void
-ClusterDescription::AddToCommandLine(CommandLine& cmd,
-                                     const std::string& prefix,
-                                     const std::map<std::string, std::string>& help)
-{
-    const auto add =
-        [&cmd, &prefix, &help](const std::string& name, const std::string& text, auto& field) {
-            const auto given = help.find(name);
-            if (given == help.end())
-            {
-                AddCheckedValue(cmd, prefix + name, text, field);
-            }
-            else if (!given->second.empty())
-            {
-                AddCheckedValue(cmd, prefix + name, given->second, field);
-            }
-        };
-    add("leaves", "number of leaf switches", leaves);
-    add("hostsPerLeaf", "hosts attached to each leaf", hostsPerLeaf);
-    add("spines", "number of spine switches", spines);
-    add("linksPerLeafSpine", "parallel fabric links per leaf-spine pair", linksPerLeafSpine);
-    add("hostPortsPerLeaf", "host-facing ports per leaf", hostPortsPerLeaf);
-    add("fabricPortsPerLeaf", "fabric-facing ports per leaf", fabricPortsPerLeaf);
-    add("hostLinkRate", "host-leaf link rate", hostLinkRate);
-    add("hostLinkDelay", "host-leaf propagation delay", hostLinkDelay);
-    add("fabricLinkRate", "leaf-spine link rate", fabricLinkRate);
-    add("fabricLinkDelay", "leaf-spine propagation delay", fabricLinkDelay);
-    add("hostNetwork", "first address of the host block", hostNetwork);
-    add("hostNetworkPrefixLength", "prefix length of the host block", hostNetworkPrefixLength);
-    add("gpusPerServer",
-        "GPUs per server, each with its own NIC (one host); hosts must be a "
-        "multiple of it when servers are used",
-        gpusPerServer);
-    add("nicPlacement",
-        "GPU NICs on the leaves: rail (GPU g of every server on the leaf of rail g; "
-        "leaves a multiple of gpusPerServer) or server (all GPUs of a server on one "
-        "leaf; hostsPerLeaf a multiple of gpusPerServer)",
-        nicPlacement);
 }
 
 std::string

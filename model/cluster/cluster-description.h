@@ -10,13 +10,10 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
-#include <map>
 #include <string>
 
 namespace ns3
 {
-
-class CommandLine;
 
 /**
  * \ingroup ai-fabric
@@ -131,21 +128,6 @@ struct ClusterDescription
 
     /// \param rank GPU rank \return the GPU's index inside its server
     uint32_t GetLocalGpu(uint32_t rank) const;
-
-    /**
-     * Add every field to a command line as --\<prefix\>\<name\>, so an example exposes
-     * the whole cluster with one call.
-     * \param cmd the command line
-     * \param prefix prepended to each option name
-     * \param help help texts, by field name, that replace the description's own
-     *        (for a program that gives a field a meaning of its own, as 0 leaves
-     *        for "as many as the traffic needs"); a field given an empty text is
-     *        left off the command line (for a program that does not use it, as one
-     *        without GPU servers has no use for gpusPerServer)
-     */
-    void AddToCommandLine(CommandLine& cmd,
-                          const std::string& prefix = "",
-                          const std::map<std::string, std::string>& help = {});
 
     /// \return a one-line human-readable summary
     std::string ToString() const;

@@ -8,7 +8,6 @@
 #include "ns3/aeth-header.h"
 #include "ns3/ai-fabric-ns3-compat.h"
 #include "ns3/bth-header.h"
-#include "ns3/checked-value.h"
 #include "ns3/cnp-header.h"
 #include "ns3/icrc-trailer.h"
 #include "ns3/ipv4-header.h"
@@ -22,6 +21,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
+#include "ns3/value-text.h"
 
 #include <algorithm>
 #include <limits>

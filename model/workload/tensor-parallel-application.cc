@@ -62,12 +62,12 @@ TensorParallelApplication::GetTypeId()
                           UintegerValue(4096 * 4096 * 2),
                           MakeUintegerAccessor(&TensorParallelApplication::m_activationBytes),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("ForwardComputeTime",
+            .AddAttribute("ForwardTime",
                           "Compute time of one forward block (attention or MLP) on each rank",
                           TimeValue(MicroSeconds(300)),
                           MakeTimeAccessor(&TensorParallelApplication::m_forwardTime),
                           MakeTimeChecker())
-            .AddAttribute("BackwardComputeTime",
+            .AddAttribute("BackwardTime",
                           "Compute time of one backward block on each rank",
                           TimeValue(MicroSeconds(600)),
                           MakeTimeAccessor(&TensorParallelApplication::m_backwardTime),
@@ -84,6 +84,27 @@ TensorParallelApplication::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&TensorParallelApplication::m_jitter),
                           MakePointerChecker<RandomVariableStream>())
+            // The names before ForwardTime and BackwardTime, for one release. Their
+            // default is a marker the setter ignores: constructing the object sets
+            // every attribute, and a real default here would undo ForwardTime's.
+            .AddAttribute("ForwardComputeTime",
+                          "Deprecated alias of ForwardTime (to be removed in the next "
+                          "release); its default leaves ForwardTime as it is",
+                          TimeValue(Time::Min()),
+                          MakeTimeAccessor(&TensorParallelApplication::SetForwardTimeAlias,
+                                           &TensorParallelApplication::GetForwardTimeAlias),
+                          MakeTimeChecker(),
+                          TypeId::SupportLevel::DEPRECATED,
+                          "use ForwardTime")
+            .AddAttribute("BackwardComputeTime",
+                          "Deprecated alias of BackwardTime (to be removed in the next "
+                          "release); its default leaves BackwardTime as it is",
+                          TimeValue(Time::Min()),
+                          MakeTimeAccessor(&TensorParallelApplication::SetBackwardTimeAlias,
+                                           &TensorParallelApplication::GetBackwardTimeAlias),
+                          MakeTimeChecker(),
+                          TypeId::SupportLevel::DEPRECATED,
+                          "use BackwardTime")
             .AddTraceSource("Operation",
                             "A collective finished: its index over the run and its latency",
                             MakeTraceSourceAccessor(&TensorParallelApplication::m_operationTrace),
@@ -99,6 +120,36 @@ TensorParallelApplication::GetTypeId()
 TensorParallelApplication::TensorParallelApplication()
 {
     NS_LOG_FUNCTION(this);
+}
+
+void
+TensorParallelApplication::SetForwardTimeAlias(Time time)
+{
+    if (time != Time::Min())
+    {
+        m_forwardTime = time;
+    }
+}
+
+Time
+TensorParallelApplication::GetForwardTimeAlias() const
+{
+    return m_forwardTime;
+}
+
+void
+TensorParallelApplication::SetBackwardTimeAlias(Time time)
+{
+    if (time != Time::Min())
+    {
+        m_backwardTime = time;
+    }
+}
+
+Time
+TensorParallelApplication::GetBackwardTimeAlias() const
+{
+    return m_backwardTime;
 }
 
 TensorParallelApplication::~TensorParallelApplication() = default;
@@ -137,11 +188,11 @@ TensorParallelApplication::DoSetup()
                     "TensorParallelApplication: ActivationBytes " << m_activationBytes
                                                                   << " must be at least 1");
     NS_ABORT_MSG_IF(m_forwardTime.IsStrictlyNegative(),
-                    "TensorParallelApplication: ForwardComputeTime " << m_forwardTime.As(Time::US)
-                                                                     << " must not be negative");
+                    "TensorParallelApplication: ForwardTime " << m_forwardTime.As(Time::US)
+                                                              << " must not be negative");
     NS_ABORT_MSG_IF(m_backwardTime.IsStrictlyNegative(),
-                    "TensorParallelApplication: BackwardComputeTime " << m_backwardTime.As(Time::US)
-                                                                      << " must not be negative");
+                    "TensorParallelApplication: BackwardTime " << m_backwardTime.As(Time::US)
+                                                               << " must not be negative");
     const uint64_t blocks = 2ULL * m_layers * m_collectivesPerLayer;
     NS_ABORT_MSG_IF(blocks * (m_sequenceParallel ? 2 : 1) > UINT32_MAX,
                     "TensorParallelApplication: Layers " << m_layers << " x CollectivesPerLayer "

@@ -31,16 +31,16 @@ struct CollectiveResult;
  *
  * An iteration runs Layers layers forward, then the same layers backward in reverse
  * order. Every layer has CollectivesPerLayer blocks (2 for a transformer layer:
- * attention and MLP); a block is a compute phase (ForwardComputeTime forward,
- * BackwardComputeTime backward, each plus a draw of ComputeJitter) followed by an
+ * attention and MLP); a block is a compute phase (ForwardTime forward,
+ * BackwardTime backward, each plus a draw of ComputeJitter) followed by an
  * AllReduce of ActivationBytes on the group. With SequenceParallel the AllReduce is
  * replaced by a ReduceScatter and then an AllGather, each of ActivationBytes (as
  * nccl-tests counts S: the full buffer). Everything runs one after another: a TP
  * group's next compute needs the previous collective's result, so every collective is
  * on the critical path and, with no jitter,
  *
- *   iteration = Layers x CollectivesPerLayer x (ForwardComputeTime +
- *               BackwardComputeTime + 2 x t_op)
+ *   iteration = Layers x CollectivesPerLayer x (ForwardTime +
+ *               BackwardTime + 2 x t_op)
  *
  * t_op being one AllReduce (or one ReduceScatter plus one AllGather). The
  * collectives use the cluster's algorithms and their settings (Channels, ChunkSize:
@@ -117,6 +117,17 @@ class TensorParallelApplication : public TrainingApplication
     void DoStartIteration() override;
 
   private:
+    /// ForwardComputeTime (deprecated alias): set ForwardTime unless given the
+    /// alias's default marker. \param time the time
+    void SetForwardTimeAlias(Time time);
+    /// \return ForwardTime, for the deprecated alias ForwardComputeTime
+    Time GetForwardTimeAlias() const;
+    /// BackwardComputeTime (deprecated alias): set BackwardTime unless given the
+    /// alias's default marker. \param time the time
+    void SetBackwardTimeAlias(Time time);
+    /// \return BackwardTime, for the deprecated alias BackwardComputeTime
+    Time GetBackwardTimeAlias() const;
+
     /// Start compute block m_block of the current iteration.
     void StartBlock();
     /**

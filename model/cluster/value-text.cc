@@ -2,14 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "checked-value.h"
+#include "value-text.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <iostream>
 #include <sstream>
 #include <unistd.h>
 
@@ -40,13 +39,6 @@ StartsAsNumber(const std::string& text)
 }
 
 } // namespace
-
-void
-RefuseOption(const std::string& program, const std::string& reason)
-{
-    std::cerr << program << ": " << reason << std::endl;
-    std::exit(1);
-}
 
 std::string
 FindWholeNumberProblem(const std::string& text, uint64_t max, bool allowSuffix, uint64_t* value)
@@ -278,28 +270,6 @@ ShowTime(Time time)
         }
     }
     return "0";
-}
-
-void
-AddCheckedBytes(CommandLine& cmd, const std::string& name, const std::string& help, uint64_t& value)
-{
-    uint64_t* field = &value;
-    const std::string program = cmd.GetName();
-    cmd.AddValue(
-        name,
-        help,
-        [field, name, program](const std::string& text) {
-            uint64_t number = 0;
-            const std::string problem =
-                FindWholeNumberProblem(text, std::numeric_limits<uint64_t>::max(), true, &number);
-            if (!problem.empty())
-            {
-                RefuseOption(program, "--" + name + "=" + text + problem);
-            }
-            *field = number;
-            return true;
-        },
-        std::to_string(value));
 }
 
 } // namespace ns3
