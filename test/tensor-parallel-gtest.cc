@@ -60,7 +60,8 @@ TEST(TensorParallel, DeprecatedComputeTimeNamesAreAliases)
     // BackwardTime) set the same fields; an alias left at its default does not
     // undo the new name, whichever way the object is built.
     ObjectFactory factory("ns3::TensorParallelApplication");
-    factory.Set("ForwardTime", TimeValue(MicroSeconds(7)));
+    factory.Set("ForwardComputeTime", TimeValue(MicroSeconds(5)));
+    factory.Set("ForwardTime", TimeValue(MicroSeconds(7))); // the last given wins
     factory.Set("BackwardComputeTime", TimeValue(MicroSeconds(9)));
     Ptr<Object> app = factory.Create();
     TimeValue forward;

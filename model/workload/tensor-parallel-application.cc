@@ -40,6 +40,11 @@ SignedMicroseconds(Time t)
 TypeId
 TensorParallelApplication::GetTypeId()
 {
+    // Each deprecated alias shares its attribute's checker: ns-3 finds the values
+    // given when an object is built by checker, so a value given to either name
+    // reaches both, and a default given to the alias does not undo it.
+    static const Ptr<const AttributeChecker> forwardChecker = MakeTimeChecker();
+    static const Ptr<const AttributeChecker> backwardChecker = MakeTimeChecker();
     static TypeId tid =
         TypeId("ns3::TensorParallelApplication")
             .SetParent<TrainingApplication>()
@@ -66,12 +71,12 @@ TensorParallelApplication::GetTypeId()
                           "Compute time of one forward block (attention or MLP) on each rank",
                           TimeValue(MicroSeconds(300)),
                           MakeTimeAccessor(&TensorParallelApplication::m_forwardTime),
-                          MakeTimeChecker())
+                          forwardChecker)
             .AddAttribute("BackwardTime",
                           "Compute time of one backward block on each rank",
                           TimeValue(MicroSeconds(600)),
                           MakeTimeAccessor(&TensorParallelApplication::m_backwardTime),
-                          MakeTimeChecker())
+                          backwardChecker)
             .AddAttribute("SequenceParallel",
                           "Replace each AllReduce by a ReduceScatter and an AllGather of the "
                           "same size (Megatron sequence parallelism)",
@@ -93,7 +98,7 @@ TensorParallelApplication::GetTypeId()
                           TimeValue(Time::Min()),
                           MakeTimeAccessor(&TensorParallelApplication::SetForwardTimeAlias,
                                            &TensorParallelApplication::GetForwardTimeAlias),
-                          MakeTimeChecker(),
+                          forwardChecker,
                           TypeId::SupportLevel::DEPRECATED,
                           "use ForwardTime")
             .AddAttribute("BackwardComputeTime",
@@ -102,7 +107,7 @@ TensorParallelApplication::GetTypeId()
                           TimeValue(Time::Min()),
                           MakeTimeAccessor(&TensorParallelApplication::SetBackwardTimeAlias,
                                            &TensorParallelApplication::GetBackwardTimeAlias),
-                          MakeTimeChecker(),
+                          backwardChecker,
                           TypeId::SupportLevel::DEPRECATED,
                           "use BackwardTime")
             .AddTraceSource("Operation",
