@@ -200,6 +200,12 @@ refused_examples = [
      "fabric-incast: the model refused the configuration: OverGrant=0.5 must be at least 1; "
      "nothing ran"),
     ("fabric-incast --ns3::CreditScheduler::TurnBatch=5", "TurnBatch=5 must be in 1..4"),
+    # The scheduled leaf reserves each host port's PFC headroom out of the VOQ buffer:
+    # 4 ports x 62798 B at 400 Gb/s leave too little of 200000 B to pause on.
+    ("fabric-incast --hostsPerLeaf=4 --senders=4 --hostLinkRate=400Gbps "
+     "--fabricLinkRate=400Gbps --ns3::VoqQueueDisc::BufferSize=200000",
+     "PfcHysteresis=65536 must be below BufferSize=200000 minus the PFC headroom reserved for "
+     "4 ingress ports"),
     ("data-parallel --ns3::RdmaTransport::Mtu=100",
      "data-parallel: the model refused the configuration"),
     ("data-parallel --fabric=ethernet --bufferSize=3000",

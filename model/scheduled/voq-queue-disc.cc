@@ -266,14 +266,15 @@ VoqQueueDisc::CheckHeadroom(const std::string& what) const
 {
     const uint64_t total = m_layoutSet ? m_headroomTotal : m_pfcHeadroom * m_nPorts;
     NS_ABORT_MSG_IF(total >= m_bufferSize,
-                    "VoqQueueDisc: " << what << " reserves " << total << " B of headroom for "
-                                     << m_nPorts
-                                     << " ingress ports, not below BufferSize=" << m_bufferSize);
+                    "VoqQueueDisc: " << what << " brings the PFC headroom reserved for " << m_nPorts
+                                     << " ingress ports to " << total
+                                     << " B, not below BufferSize=" << m_bufferSize);
     NS_ABORT_MSG_IF(m_action == PFC && m_pfcHysteresis >= m_bufferSize - total,
                     "VoqQueueDisc: PfcHysteresis="
-                        << m_pfcHysteresis << " must be below BufferSize minus the headroom ("
-                        << what << ", " << total << " B for " << m_nPorts << " ingress ports): "
-                        << m_bufferSize - total << " (a paused port would never resume)");
+                        << m_pfcHysteresis << " must be below BufferSize=" << m_bufferSize
+                        << " minus the PFC headroom reserved for " << m_nPorts << " ingress ports ("
+                        << total << " B with " << what << "): " << m_bufferSize - total
+                        << " (a paused port would never resume)");
 }
 
 void
