@@ -118,7 +118,9 @@ function(ai_fabric_add_out_of_tree_tests)
   # the runner keeps them (a shared test library could be dropped by --as-needed).
   add_executable(ai-fabric-test-runner scripts/test-runner.cc ${AI_FABRIC_TEST_SOURCES})
   target_link_libraries(ai-fabric-test-runner PRIVATE ai-fabric ${AI_FABRIC_LIBRARIES_TO_LINK})
-  target_compile_definitions(ai-fabric-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
+  # NS_TEST_SOURCEDIR: where suites find their data (test/data), from any directory.
+  target_compile_definitions(ai-fabric-test-runner
+                             PRIVATE NS_TEST_SOURCEDIR="${CMAKE_SOURCE_DIR}/test")
   target_compile_options(ai-fabric-test-runner PRIVATE -Wall -Werror=return-type)
   set(suites)
   foreach(source ${AI_FABRIC_TEST_SOURCES})

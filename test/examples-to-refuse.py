@@ -6,6 +6,10 @@
 # text, which names the option and its value, on standard error. Each tuple is
 # (example name with arguments, text its error output must contain).
 refused_examples = [
+    ("trace-replay", "give a workload: --simai=FILE or --chakra=PREFIX"),
+    ("trace-replay --simai=no-such-workload.txt",
+     "--simai: no-such-workload.txt: cannot be read"),
+    ("trace-replay --simai=a.txt --chakra=b", "--simai and --chakra: give one workload, not both"),
     ("fabric-comparison --fabrics=ideal,mesh",
      "--fabrics=ideal,mesh: mesh is not one of ideal, scheduled, ethernet, ai-ethernet"),
     ("fabric-comparison --workloads=dp,cp", "--workloads=dp,cp: cp is not one of dp, pp,"),

@@ -1,0 +1,486 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Workloads read from files: the SimAI reader against public files AICB and SimAI
+// wrote (test/data/README.md names their sources), the checks of WorkloadGraph,
+// and ReplayApplication's timing and accounting on both fabrics.
+
+#include "collective-test-common.h"
+
+#include "ns3/ethernet-clos-helper.h"
+#include "ns3/replay-application.h"
+#include "ns3/replay-helper.h"
+#include "ns3/scheduled-fabric-helper.h"
+#include "ns3/simai-workload-reader.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \param file a file under test/data/simai \return its path from where tests run
+std::string
+SimAiSample(const std::string& file)
+{
+    return std::string(NS_TEST_SOURCEDIR) + "/data/simai/" + file;
+}
+
+/// Per kind of traffic: collective operations and their bytes (S summed).
+struct KindTotals
+{
+    uint64_t operations{0}; //!< operations
+    uint64_t bytes{0};      //!< S, summed
+};
+
+/// \param graph a linked graph \return per traffic kind name, its operations and bytes
+std::map<std::string, KindTotals>
+CountOperations(const WorkloadGraph& graph)
+{
+    std::map<std::string, KindTotals> totals;
+    for (const WorkloadGraph::Operation& op : graph.operations)
+    {
+        const WorkloadNode& node = graph.nodes[graph.groups[op.group][0]][op.member[0]];
+        KindTotals& t = totals[graph.trafficNames[node.traffic]];
+        t.operations++;
+        t.bytes += node.bytes;
+    }
+    return totals;
+}
+
+/// \param text a workload \param gpus the job's GPUs \return the reader's problem
+std::string
+ParseText(const std::string& text, uint32_t gpus)
+{
+    std::istringstream in(text);
+    WorkloadGraph graph;
+    return SimAiWorkloadReader::Parse(in, "workload.txt", gpus, graph);
+}
+
+} // namespace
+
+/**
+ * The public samples, read as SimAI reads them. Expected values come from the files'
+ * lines (a collective token and its bytes per phase), summed by hand per kind:
+ *
+ * workload_ep_test.txt: 32 GPUs, TP 4, EP 4, so DP 8 and 8 TP groups, 4 DP groups,
+ * 8 EP groups and 16 DP_EP groups (36 groups). Its 43 layers hold
+ *   forward:  ALLGATHER 12 lines, 150,994,944 B; ALLREDUCE 1, 12,582,912 B;
+ *             ALLTOALL 8, 50,331,648 B; REDUCESCATTER 8, 100,663,296 B (TP);
+ *             ALLTOALL_EP 8, 201,326,592 B (EP)
+ *   input gradient: the same, but REDUCESCATTER 50,331,648 B (4 of its 8 are 0 B)
+ *   weight gradient: ALLGATHER 6,291,456 B and REDUCESCATTER 12,582,912 B (DP);
+ *             ALLGATHER_DP_EP 4,718,592 B and REDUCESCATTER_DP_EP 9,437,184 B (DP_EP)
+ * so per TP group 29 + 29 lines of 314,572,800 + 264,241,152 = 578,813,952 B, x 8
+ * groups: 464 operations, 4,630,511,616 B; EP: 16 lines of 402,653,184 B x 8 groups:
+ * 128 operations, 3,221,225,472 B; DP: 2 lines x 4 groups + 2 x 16 = 40 operations,
+ * 18,874,368 x 4 + 14,155,776 x 16 = 301,989,888 B.
+ *
+ * Nodes per rank: every layer has a compute node per phase (3 x 43), and each
+ * collective an update node after it: 29 + 8 (forward) + 37 (input gradient) + 4
+ * (weight gradient) = 78 collectives, so 129 + 2 x 78 = 285 nodes per rank, 9,120 in
+ * all; every node but the first waits for one other: 284 x 32 = 9,088 edges.
+ */
+class SimAiSamplesTestCase : public TestCase
+{
+  public:
+    SimAiSamplesTestCase()
+        : TestCase("SimAI samples: header, layout, nodes and bytes as the files hold them")
+    {
+    }
+
+  private:
+    /// Read the samples and check them.
+    void DoRun() override
+    {
+        WorkloadGraph graph;
+        std::string problem =
+            SimAiWorkloadReader::Read(SimAiSample("workload_ep_test.txt"), 32, graph);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "workload_ep_test.txt reads");
+        if (!problem.empty())
+        {
+            return; // the test runner may continue after a failed assertion
+        }
+        NS_TEST_EXPECT_MSG_EQ(graph.GetRanks(), 32, "all_gpus 32");
+        NS_TEST_EXPECT_MSG_EQ(graph.groups.size(), 36, "8 TP + 4 DP + 8 EP + 16 DP_EP groups");
+        NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), 9120, "285 nodes per rank");
+        NS_TEST_EXPECT_MSG_EQ(graph.GetEdgeCount(), 9088, "a chain with branches");
+        std::map<std::string, KindTotals> t = CountOperations(graph);
+        NS_TEST_EXPECT_MSG_EQ(t["TP"].operations, 464, "TP operations");
+        NS_TEST_EXPECT_MSG_EQ(t["TP"].bytes, 4630511616ULL, "TP bytes");
+        NS_TEST_EXPECT_MSG_EQ(t["EP"].operations, 128, "EP operations");
+        NS_TEST_EXPECT_MSG_EQ(t["EP"].bytes, 3221225472ULL, "EP bytes");
+        NS_TEST_EXPECT_MSG_EQ(t["DP"].operations, 40, "DP operations");
+        NS_TEST_EXPECT_MSG_EQ(t["DP"].bytes, 301989888ULL, "DP bytes");
+        NS_TEST_EXPECT_MSG_EQ(graph.unmodelled.size(), 0, "every token modelled");
+        // SimAI's layout: TP groups contiguous, DP strided by TP, EP groups of EP
+        // consecutive TP groups' same TP rank, DP_EP strided by EP x TP.
+        NS_TEST_EXPECT_MSG_EQ((graph.groups[0] == std::vector<uint32_t>{0, 1, 2, 3}), true, "TP 0");
+        NS_TEST_EXPECT_MSG_EQ(
+            (graph.groups[8] == std::vector<uint32_t>{0, 4, 8, 12, 16, 20, 24, 28}),
+            true,
+            "DP 0");
+        NS_TEST_EXPECT_MSG_EQ((graph.groups[12] == std::vector<uint32_t>{0, 4, 8, 12}),
+                              true,
+                              "EP 0");
+        NS_TEST_EXPECT_MSG_EQ((graph.groups[20] == std::vector<uint32_t>{0, 16}), true, "DP_EP 0");
+
+        // microAllReduce.txt: 8 GPUs, TP 8, two forward ALLREDUCEs of 16 MiB and
+        // 64 MiB, NONE elsewhere: one TP group, 2 operations, 83,886,080 B; 3 compute
+        // nodes per layer and 2 update nodes: 10 per rank.
+        problem = SimAiWorkloadReader::Read(SimAiSample("microAllReduce.txt"), 8, graph);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "microAllReduce.txt reads");
+        if (!problem.empty())
+        {
+            return; // the test runner may continue after a failed assertion
+        }
+        t = CountOperations(graph);
+        NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), 80, "10 nodes per rank");
+        NS_TEST_EXPECT_MSG_EQ(t["TP"].operations, 2, "two AllReduces");
+        NS_TEST_EXPECT_MSG_EQ(t["TP"].bytes, 83886080ULL, "16 MiB + 64 MiB");
+
+        // The Llama-7B file AICB wrote for TP 2 (a header without all_gpus: the job's
+        // 16 GPUs, so 8 TP groups and 2 DP groups of 8). Forward: ALLGATHER 1 line,
+        // 6,754,926,592 B, ALLREDUCE 73 lines, 1,352,687,632 B, BROADCAST 1 line
+        // (not modelled, as in SimAI); input gradient ALLREDUCE 66 lines,
+        // 7,845,445,632 B; weight gradient REDUCESCATTER 1 line, 13,509,853,184 B:
+        // TP (1 + 73 + 66) x 8 = 1,120 operations, (6,754,926,592 + 1,352,687,632 +
+        // 7,845,445,632) x 8 = 127,624,478,848 B; DP 2 operations, 27,019,706,368 B.
+        problem = SimAiWorkloadReader::Read(
+            SimAiSample("L7B-M1-C04_Llama7B_megatron_tp2_pp1_mbs1_A100.txt"),
+            16,
+            graph);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "the Llama-7B file reads");
+        if (!problem.empty())
+        {
+            return; // the test runner may continue after a failed assertion
+        }
+        t = CountOperations(graph);
+        NS_TEST_EXPECT_MSG_EQ(graph.GetRanks(), 16, "the job's GPUs");
+        NS_TEST_EXPECT_MSG_EQ(t["TP"].operations, 1120, "TP operations");
+        NS_TEST_EXPECT_MSG_EQ(t["TP"].bytes, 127624478848ULL, "TP bytes");
+        NS_TEST_EXPECT_MSG_EQ(t["DP"].operations, 2, "DP operations");
+        NS_TEST_EXPECT_MSG_EQ(t["DP"].bytes, 27019706368ULL, "DP bytes");
+        NS_TEST_EXPECT_MSG_EQ(graph.unmodelled["BROADCAST"], 16, "one per rank, counted");
+    }
+};
+
+/**
+ * Bad files are refused before anything runs, naming the file, the line and what is
+ * wrong; and the checks of a graph name the rank and node.
+ */
+class BadInputTestCase : public TestCase
+{
+  public:
+    BadInputTestCase()
+        : TestCase("bad SimAI files and bad graphs are refused with the line or node")
+    {
+    }
+
+  private:
+    /// \param text a workload \param gpus GPUs \param expected a part of the problem
+    void ExpectProblem(const std::string& text, uint32_t gpus, const std::string& expected)
+    {
+        const std::string problem = ParseText(text, gpus);
+        NS_TEST_EXPECT_MSG_NE(problem.find(expected),
+                              std::string::npos,
+                              "\"" << problem << "\" names \"" << expected << "\"");
+    }
+
+    /// Refuse each bad file and graph.
+    void DoRun() override
+    {
+        const std::string header = "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 "
+                                   "ep: 1 pp: 1 vpp: 1 ga: 1 all_gpus: 4 checkpoints: 0 "
+                                   "checkpoint_initiates: 0\n";
+        const std::string good = "a -1 10 ALLREDUCE 4096 10 NONE 0 10 ALLGATHER 8192 100\n";
+        NS_TEST_EXPECT_MSG_EQ(ParseText(header + "1\n" + good, 4), "", "a good file");
+        ExpectProblem(header + "1\na -1 10 ALLREDUCE 4096 10 NONE 0 10 ALLGATHER 8192\n",
+                      4,
+                      "workload.txt: line 3: 11 fields, a layer has 12");
+        ExpectProblem(header + "1\na -1 10 ALLSCATTER 4096 10 NONE 0 10 NONE 0 100\n",
+                      4,
+                      "line 3: unknown collective type ALLSCATTER (forward)");
+        ExpectProblem(header + "2\n" + good,
+                      4,
+                      "truncated: line 2 declares 2 layers, the file has 1");
+        ExpectProblem(header + "x\n", 4, "line 2: the number of layers x");
+        ExpectProblem("", 4, "empty");
+        ExpectProblem("DATA model_parallel_NPU_group: 2\n1\n" + good, 4, "parallelism policy DATA");
+        ExpectProblem(
+            "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 3 all_gpus: 4\n1\n" + good,
+            4,
+            "model_parallel_NPU_group 3 x pp 1 does not divide the 4 GPUs");
+        ExpectProblem("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 4 "
+                      "all_gpus: 4\n1\n" +
+                          good,
+                      4,
+                      "ep 4 does not divide the data parallel degree 2");
+        ExpectProblem(header + "1\n" + good, 3, "all_gpus: 4 is more than the job's 3 GPUs");
+        ExpectProblem("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: two\n1\n" + good,
+                      4,
+                      "model_parallel_NPU_group: two");
+        ExpectProblem("HYBRID_TRANSFORMER_FWD_IN_BCKWD speed: 2\n1\n" + good,
+                      4,
+                      "unknown header field speed:");
+        // pp_comm with or without its colon, and as Python wrote it.
+        SimAiWorkloadReader::Header h;
+        NS_TEST_EXPECT_MSG_EQ(SimAiWorkloadReader::ParseHeader(
+                                  "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 "
+                                  "pp: 12 pp_comm 50331648",
+                                  h),
+                              "",
+                              "pp_comm without colon");
+        NS_TEST_EXPECT_MSG_EQ(h.ppComm, 50331648, "its value");
+        NS_TEST_EXPECT_MSG_EQ(h.pp, 12, "pp");
+        NS_TEST_EXPECT_MSG_EQ(
+            SimAiWorkloadReader::ParseHeader("HYBRID_TRANSFORMER_FWD_IN_BCKWD pp_comm: 2621440.0",
+                                             h),
+            "",
+            "a whole number written as a decimal");
+        NS_TEST_EXPECT_MSG_EQ(h.ppComm, 2621440, "its value");
+
+        // Graphs: a missing dependency, a cycle, a deadlock across ranks, a
+        // collective the members disagree on, a send nobody receives.
+        const auto twoRanks = []() {
+            WorkloadGraph g;
+            g.source = "graph";
+            g.AddTraffic("t");
+            g.AddGroup({0, 1}, "world");
+            g.nodes.assign(2, {});
+            return g;
+        };
+        const auto node = [](uint64_t id, WorkloadNode::Kind kind, std::vector<uint64_t> deps) {
+            WorkloadNode n;
+            n.id = id;
+            n.kind = kind;
+            n.deps = std::move(deps);
+            n.bytes = 1024;
+            n.collective = "AllReduce";
+            return n;
+        };
+        WorkloadGraph g = twoRanks();
+        g.nodes[0] = {node(1, WorkloadNode::COMPUTE, {7})};
+        NS_TEST_EXPECT_MSG_EQ(g.Link(),
+                              "graph: rank 0 node 1 depends on node 7, which rank 0 does not have",
+                              "missing dependency");
+        g = twoRanks();
+        g.nodes[1] = {node(1, WorkloadNode::COMPUTE, {2}), node(2, WorkloadNode::COMPUTE, {1})};
+        NS_TEST_EXPECT_MSG_NE(g.Link().find("rank 1 node 1 can never start: a dependency cycle"),
+                              std::string::npos,
+                              "cycle");
+        // Rank 0 runs A then B, rank 1 B then A, where B depends on A on rank 0 and A
+        // on B on rank 1: each waits for the other.
+        g = twoRanks();
+        g.AddGroup({1, 0}, "reversed");
+        WorkloadNode a = node(1, WorkloadNode::COLLECTIVE, {});
+        WorkloadNode b = node(2, WorkloadNode::COLLECTIVE, {1});
+        b.group = 1;
+        g.nodes[0] = {a, b};
+        WorkloadNode b1 = node(1, WorkloadNode::COLLECTIVE, {});
+        b1.group = 1;
+        WorkloadNode a1 = node(2, WorkloadNode::COLLECTIVE, {1});
+        g.nodes[1] = {b1, a1};
+        NS_TEST_EXPECT_MSG_NE(g.Link().find("can never start"), std::string::npos, "deadlock");
+        g = twoRanks();
+        g.nodes[0] = {node(1, WorkloadNode::COLLECTIVE, {})};
+        g.nodes[1] = {node(1, WorkloadNode::COLLECTIVE, {})};
+        g.nodes[1][0].bytes = 2048;
+        NS_TEST_EXPECT_MSG_NE(g.Link().find("rank 1 node 1: AllReduce of 2048 B, but rank 0's "
+                                            "matching collective over group world is AllReduce "
+                                            "of 1024 B"),
+                              std::string::npos,
+                              "mismatched collective");
+        g = twoRanks();
+        g.nodes[0] = {node(1, WorkloadNode::SEND, {})};
+        g.nodes[0][0].peer = 1;
+        NS_TEST_EXPECT_MSG_NE(g.Link().find("rank 0 node 1: a send to rank 1 (tag 0) that rank "
+                                            "never receives"),
+                              std::string::npos,
+                              "unmatched send");
+    }
+};
+
+/**
+ * A replayed AllReduce on an idle fabric, one GPU per server (every step over the
+ * NICs): the same operation as the module's ring AllReduce run directly, so the
+ * iteration takes its time exactly (the compute nodes around it take 0 ns), and
+ * that time lies between the ring's bandwidth bound 2(n-1)/n x S/B + alpha and its
+ * lock-step time 2(n-1)/n x S/B + 2(n-1) alpha within 2%, alpha measured with a
+ * small AllReduce (as ai-fabric-collective checks the ring itself).
+ */
+template <typename FabricHelper>
+class ReplayedAllReduceTestCase : public TestCase
+{
+  public:
+    /// \param fabric its name, for the test's
+    explicit ReplayedAllReduceTestCase(const std::string& fabric)
+        : TestCase("a replayed AllReduce takes the ring's time, " + fabric)
+    {
+    }
+
+  private:
+    /// \param bytes S \return the ring AllReduce's time on 8 ranks, run directly
+    Time RunDirectly(uint64_t bytes)
+    {
+        GpuCluster<FabricHelper> f(OneGpuServers());
+        return f.Run(f.FirstGpus(8), "AllReduce", bytes).GetDuration();
+    }
+
+    /// Replay the AllReduce and compare it with the direct run and the ring model.
+    void DoRun() override
+    {
+        const uint64_t bytes = 8 << 20;
+        const Time direct = RunDirectly(bytes);
+        const Time small = RunDirectly(8 * 2 * 16384);
+        Time replayed;
+        {
+            GpuCluster<FabricHelper> f(OneGpuServers());
+            std::istringstream in("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 8 "
+                                  "all_gpus: 8\n1\nlayer -1 0 ALLREDUCE " +
+                                  std::to_string(bytes) + " 0 NONE 0 0 NONE 0 0\n");
+            WorkloadGraph graph;
+            const std::string problem = SimAiWorkloadReader::Parse(in, "allreduce", 8, graph);
+            NS_TEST_EXPECT_MSG_EQ(problem, "", "reads");
+            if (!problem.empty())
+            {
+                return;
+            }
+            ReplayHelper replay;
+            ApplicationContainer apps =
+                replay.Install(std::make_shared<const WorkloadGraph>(std::move(graph)),
+                               f.FirstGpus(8),
+                               f.collectives);
+            Simulator::Run();
+            Ptr<ReplayApplication> app = DynamicCast<ReplayApplication>(apps.Get(0));
+            NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "the iteration completed");
+            if (app->GetIterationsDone() != 1)
+            {
+                return;
+            }
+            replayed = app->GetIterationTimes()[0];
+            NS_TEST_EXPECT_MSG_EQ(app->GetTrafficTotals(0).bytes, bytes, "S counted once");
+        }
+        NS_TEST_EXPECT_MSG_EQ(replayed, direct, "the same operation, the same time");
+        const double n = 8;
+        const double b = RdmaGoodput(OneGpuServers()) / 8;
+        const double alpha =
+            (small.GetSeconds() - 2 * (n - 1) / n * (8 * 2 * 16384) / b) / (2 * (n - 1));
+        const double bandwidthTerm = 2 * (n - 1) / n * bytes / b;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(replayed.GetSeconds() / (bandwidthTerm + alpha),
+                                    0.98,
+                                    "not above the NIC rate");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(replayed.GetSeconds() / (bandwidthTerm + 2 * (n - 1) * alpha),
+                                    1.02,
+                                    "not slower than lock-step");
+    }
+};
+
+/**
+ * SimAI's MoE sample (workload_ep_test.txt, 32 GPUs in servers of 4, so every TP
+ * group in a server and every EP and DP group across servers) replayed at 1/1024 of
+ * its bytes (every size in the file is a multiple of 1024, so the scaled totals are
+ * exact): every iteration completes, every rank finishes, every packet offered to
+ * the fabric is delivered and every RDMA byte posted arrives, and the bytes moved
+ * per kind of traffic are the file's (SimAiSamplesTestCase) / 1024 per iteration:
+ * TP 4,521,984, EP 3,145,728, DP 294,912 (the 0-byte lines move nothing).
+ */
+template <typename FabricHelper>
+class SimAiModelWorkloadTestCase : public TestCase
+{
+  public:
+    /// \param fabric its name, for the test's
+    explicit SimAiModelWorkloadTestCase(const std::string& fabric)
+        : TestCase("SimAI's MoE workload completes, every byte accounted for, " + fabric)
+    {
+    }
+
+  private:
+    /// Replay the workload and check its accounting.
+    void DoRun() override
+    {
+        ClusterDescription c = SmallCluster(4, 8, 4);
+        c.gpusPerServer = 4;
+        c.nicPlacement = "server";
+        GpuCluster<FabricHelper> f(c);
+        WorkloadGraph graph;
+        const std::string problem =
+            SimAiWorkloadReader::Read(SimAiSample("workload_ep_test.txt"), 32, graph);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "reads");
+        if (!problem.empty())
+        {
+            return;
+        }
+        ReplayHelper replay;
+        replay.SetAttribute("CommunicationScale", DoubleValue(1.0 / 1024));
+        replay.SetAttribute("Iterations", UintegerValue(2));
+        const auto shared = std::make_shared<const WorkloadGraph>(std::move(graph));
+        ApplicationContainer apps = replay.Install(shared, f.FirstGpus(32), f.collectives);
+        Simulator::Run();
+        Ptr<ReplayApplication> app = DynamicCast<ReplayApplication>(apps.Get(0));
+        NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 2, "both iterations completed");
+        if (app->GetIterationsDone() != 2)
+        {
+            return;
+        }
+        const std::map<std::string, uint64_t> expected{{"TP", 4521984},
+                                                       {"EP", 3145728},
+                                                       {"DP", 294912},
+                                                       {"PP", 0}};
+        for (uint32_t k = 0; k < shared->trafficNames.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(app->GetTrafficTotals(k).bytes,
+                                  2 * expected.at(shared->trafficNames[k]),
+                                  shared->trafficNames[k] << " bytes over two iterations");
+        }
+        for (uint32_t r = 0; r < 32; ++r)
+        {
+            const ReplayApplication::RankTimes& t = app->GetRankTimes(r);
+            NS_TEST_EXPECT_MSG_GT(t.finish, Time(0), "rank " << r << " finished");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(t.finish,
+                                        app->GetIterationTimes()[0] + app->GetIterationTimes()[1],
+                                        "no rank after the iteration's end");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(t.exposed, t.communication, "exposed is communication");
+        }
+        const ReplayApplication::CriticalPath& path = app->GetCriticalPath();
+        NS_TEST_EXPECT_MSG_EQ(path.compute + path.communication,
+                              path.length,
+                              "the path's shares add up to the iteration");
+        NS_TEST_EXPECT_MSG_EQ(path.length, app->GetIterationTimes()[1], "it is the iteration");
+        const RdmaTransport::Stats s = f.Sum();
+        NS_TEST_EXPECT_MSG_GT(s.bytesPosted, 0, "traffic crossed the NICs");
+        NS_TEST_EXPECT_MSG_EQ(s.bytesDelivered, s.bytesPosted, "every RDMA byte arrived");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().GetUnaccountedPackets(), 0, "conservation");
+        NS_TEST_EXPECT_MSG_EQ(f.fabric.GetTotals().deliveredPackets,
+                              f.fabric.GetTotals().offeredPackets,
+                              "every packet delivered, none left");
+    }
+};
+
+/// The suite.
+class TraceReplayTestSuite : public TestSuite
+{
+  public:
+    TraceReplayTestSuite()
+        : TestSuite("ai-fabric-trace-replay", UNIT)
+    {
+        AddTestCase(new SimAiSamplesTestCase, TestCase::QUICK);
+        AddTestCase(new BadInputTestCase, TestCase::QUICK);
+        AddTestCase(new ReplayedAllReduceTestCase<ScheduledFabricHelper>("scheduled"),
+                    TestCase::QUICK);
+        AddTestCase(new ReplayedAllReduceTestCase<EthernetClosHelper>("ethernet"), TestCase::QUICK);
+        AddTestCase(new SimAiModelWorkloadTestCase<ScheduledFabricHelper>("scheduled"),
+                    TestCase::QUICK);
+        AddTestCase(new SimAiModelWorkloadTestCase<EthernetClosHelper>("ethernet"),
+                    TestCase::QUICK);
+    }
+};
+
+/// The suite's one instance.
+static TraceReplayTestSuite g_traceReplayTestSuite;
