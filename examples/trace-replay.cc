@@ -4,8 +4,9 @@
 
 // Replay a workload someone already has, on either fabric: a SimAI / AICB workload
 // file (--simai=FILE) or MLCommons Chakra execution traces, one per rank
-// (--chakra=PREFIX reads PREFIX.0.et, PREFIX.1.et, ...). Rank r runs on the r-th GPU
-// of --gpus (GPUs 0 .. N-1 by default).
+// (--chakra=PREFIX reads PREFIX.0.et, PREFIX.1.et, ..., with process groups from
+// --chakraGroups=FILE or the traces' metadata). Rank r runs on the r-th GPU of --gpus
+// (GPUs 0 .. N-1 by default).
 //
 // Prints, per rank, when it finished and its time computing, communicating and
 // communicating while not computing (exposed); the slowest rank and the critical
@@ -45,6 +46,10 @@ main(int argc, char* argv[])
         WorkloadOptions()
             .Word("simai", "a SimAI / AICB workload file", "")
             .Word("chakra", "Chakra execution traces: PREFIX of PREFIX.<rank>.et", "")
+            .Word("chakraGroups",
+                  "Chakra process groups as JSON ({\"1\": [0, 1, 2, 3]}), as ASTRA-sim's "
+                  "--comm-group-configuration",
+                  "")
             .Word("gpus", "the job's GPUs, rank r on the r-th: GPU ranks and ranges (0-7,16)", "")
             .Iterations("1", "times the workload is replayed");
 
@@ -83,7 +88,12 @@ main(int argc, char* argv[])
     }
     else
     {
-        input.Refuse("--chakra=" + chakra + ": this build has no Chakra reader");
+        const std::string problem =
+            ChakraTraceReader::Read(chakra, available, replay.GetText("chakraGroups"), graph);
+        if (!problem.empty())
+        {
+            input.Refuse("--chakra: " + problem);
+        }
     }
     if (graph.GetRanks() > available)
     {

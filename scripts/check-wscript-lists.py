@@ -26,9 +26,10 @@ def cmake_calls(text, function):
             if word in KEYWORDS:
                 key = word
                 args.setdefault(key, [])
-            elif key and not word.startswith("${ai_fabric_mpi_"):
-                # ${ai_fabric_mpi_...} lists hold the MPI-only files, which the
-                # waf-era build does not offer.
+            elif key and not word.startswith(("${ai_fabric_mpi_", "${ai_fabric_protobuf_")):
+                # ${ai_fabric_mpi_...} lists hold the MPI-only files and
+                # ${ai_fabric_protobuf_...} the generated Chakra schema, which the
+                # waf-era build does not offer (its Chakra reader says so).
                 args[key].append(word)
         yield args
 

@@ -8,6 +8,7 @@
 
 #include "collective-test-common.h"
 
+#include "ns3/chakra-trace-reader.h"
 #include "ns3/ethernet-clos-helper.h"
 #include "ns3/replay-application.h"
 #include "ns3/replay-helper.h"
@@ -15,6 +16,8 @@
 #include "ns3/simai-workload-reader.h"
 #include "ns3/test.h"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -61,6 +64,84 @@ ParseText(const std::string& text, uint32_t gpus)
     std::istringstream in(text);
     WorkloadGraph graph;
     return SimAiWorkloadReader::Parse(in, "workload.txt", gpus, graph);
+}
+
+/// \param prefix a prefix under test/data/chakra \return it from where tests run
+std::string
+ChakraSample(const std::string& prefix)
+{
+    return std::string(NS_TEST_SOURCEDIR) + "/data/chakra/" + prefix;
+}
+
+/// \param value a number \return its protobuf varint encoding
+std::string
+Varint(uint64_t value)
+{
+    std::string out;
+    do
+    {
+        const uint8_t low = value & 0x7f;
+        value >>= 7;
+        out.push_back(static_cast<char>(low | (value ? 0x80 : 0)));
+    } while (value);
+    return out;
+}
+
+/// \param field a field number \param bytes its message or string \return it encoded
+std::string
+LengthDelimited(uint32_t field, const std::string& bytes)
+{
+    return Varint(field << 3 | 2) + Varint(bytes.size()) + bytes;
+}
+
+/**
+ * A Chakra node, encoded by hand (et_def.proto: id 1, type 3, data_deps 5 packed,
+ * attr 10; an attribute's name 1 and int64_val 9).
+ * \param id its id \param type its NodeType \param deps its data_deps
+ * \param attrs (name, value) of int64 attributes \return the node, length first
+ */
+std::string
+EncodeNode(uint64_t id,
+           uint32_t type,
+           const std::vector<uint64_t>& deps,
+           const std::vector<std::pair<std::string, int64_t>>& attrs)
+{
+    std::string node = Varint(1 << 3) + Varint(id) + Varint(3 << 3) + Varint(type);
+    std::string packed;
+    for (uint64_t dep : deps)
+    {
+        packed += Varint(dep);
+    }
+    if (!packed.empty())
+    {
+        node += LengthDelimited(5, packed);
+    }
+    for (const auto& [name, value] : attrs)
+    {
+        node += LengthDelimited(10,
+                                LengthDelimited(1, name) + Varint(9 << 3) +
+                                    Varint(static_cast<uint64_t>(value)));
+    }
+    return Varint(node.size()) + node;
+}
+
+/**
+ * Write trace files PREFIX.<rank>.et in a fresh folder.
+ * \param folder the folder (emptied first) \param files per rank, its nodes (an
+ *        empty GlobalMetadata is put first)
+ * \return the prefix
+ */
+std::string
+WriteTraces(const std::string& folder, const std::vector<std::string>& files)
+{
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    for (uint32_t r = 0; r < files.size(); ++r)
+    {
+        std::ofstream out(folder + "/t." + std::to_string(r) + ".et", std::ios::binary);
+        out << Varint(0) << files[r];
+    }
+    return folder + "/t";
 }
 
 } // namespace
@@ -463,6 +544,277 @@ class SimAiModelWorkloadTestCase : public TestCase
     }
 };
 
+/**
+ * ASTRA-sim's Chakra samples (test/data/README.md): one COMM_COLL_NODE per rank of
+ * comm_size 1 MiB for AllReduce, AllGather, AlltoAll and ReduceScatter on 4, 8 and
+ * 16 ranks: one operation over every rank, S = 1 MiB (AllGather: each rank's 1 MiB
+ * input, so S = n MiB, nccl-tests' size); and the MSCCL ring AllReduce written as
+ * point-to-point nodes for 8 ranks: per rank a chain of 35 nodes (7 x send, receive,
+ * compute of 7 us, then 7 x send, receive), 34 edges, sends of 128 KiB to rank
+ * r + 1 and receives from r - 1, all with tag 0.
+ */
+class ChakraSamplesTestCase : public TestCase
+{
+  public:
+    ChakraSamplesTestCase()
+        : TestCase("Chakra samples: nodes, edges, groups and bytes as the files hold them")
+    {
+    }
+
+  private:
+    /// Read the samples and check them.
+    void DoRun() override
+    {
+        const std::map<std::string, std::string> collectives{{"all_reduce", "AllReduce"},
+                                                             {"all_gather", "AllGather"},
+                                                             {"all_to_all", "AlltoAll"},
+                                                             {"reduce_scatter", "ReduceScatter"}};
+        for (const auto& [file, collective] : collectives)
+        {
+            for (uint32_t n : {4, 8, 16})
+            {
+                const std::string prefix =
+                    ChakraSample(file + "/" + std::to_string(n) + "npus_1MB/" + file);
+                WorkloadGraph graph;
+                const std::string problem = ChakraTraceReader::Read(prefix, 16, "", graph);
+                NS_TEST_EXPECT_MSG_EQ(problem, "", prefix << " reads");
+                if (!problem.empty())
+                {
+                    continue;
+                }
+                NS_TEST_EXPECT_MSG_EQ(graph.GetRanks(), n, prefix);
+                NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), n, "one node per rank");
+                NS_TEST_EXPECT_MSG_EQ(graph.GetEdgeCount(), 0, "no dependencies");
+                NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), 1, "one operation");
+                NS_TEST_EXPECT_MSG_EQ(graph.groups[graph.operations[0].group].size(), n, "world");
+                const WorkloadNode& node = graph.nodes[0][0];
+                NS_TEST_EXPECT_MSG_EQ(node.collective, collective, "comm_type");
+                NS_TEST_EXPECT_MSG_EQ(node.bytes,
+                                      (collective == "AllGather" ? n : 1) * 1048576ULL,
+                                      "S");
+                NS_TEST_EXPECT_MSG_EQ(graph.nodes[3][0].id, 3, "rank r's node has id r");
+            }
+        }
+        WorkloadGraph ring;
+        const std::string problem = ChakraTraceReader::Read(
+            ChakraSample("custom_ring_allreduce_8npus_1MB/custom_allreduce"),
+            8,
+            "",
+            ring);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "the custom ring reads");
+        if (!problem.empty())
+        {
+            return;
+        }
+        NS_TEST_EXPECT_MSG_EQ(ring.GetNodeCount(), 280, "35 nodes per rank");
+        NS_TEST_EXPECT_MSG_EQ(ring.GetEdgeCount(), 272, "34 edges per rank");
+        NS_TEST_EXPECT_MSG_EQ(ring.operations.size(), 0, "no collective node");
+        std::map<WorkloadNode::Kind, uint32_t> kinds;
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            for (const WorkloadNode& node : ring.nodes[r])
+            {
+                kinds[node.kind]++;
+                if (node.kind == WorkloadNode::SEND || node.kind == WorkloadNode::RECV)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(node.bytes, 131072, "128 KiB");
+                    NS_TEST_EXPECT_MSG_EQ(node.peer,
+                                          (node.kind == WorkloadNode::SEND ? r + 1 : r + 7) % 8,
+                                          "the ring's neighbour");
+                }
+                if (node.kind == WorkloadNode::COMPUTE)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(node.duration, MicroSeconds(7), "duration_micros");
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(kinds[WorkloadNode::SEND], 112, "14 sends per rank");
+        NS_TEST_EXPECT_MSG_EQ(kinds[WorkloadNode::RECV], 112, "14 receives per rank");
+        NS_TEST_EXPECT_MSG_EQ(kinds[WorkloadNode::COMPUTE], 56, "7 computes per rank");
+    }
+};
+
+/**
+ * Bad Chakra traces are refused before anything runs, naming the file and node:
+ * traces written here byte by byte, as the public schema encodes them.
+ */
+class ChakraBadInputTestCase : public TestCase
+{
+  public:
+    ChakraBadInputTestCase()
+        : TestCase("bad Chakra traces are refused with the file and node")
+    {
+    }
+
+  private:
+    /**
+     * \param prefix traces \param gpus GPUs \param expected a part of the problem
+     * \return the graph read (when there is no problem)
+     */
+    WorkloadGraph Expect(const std::string& prefix, uint32_t gpus, const std::string& expected)
+    {
+        WorkloadGraph graph;
+        const std::string problem = ChakraTraceReader::Read(prefix, gpus, "", graph);
+        if (expected.empty())
+        {
+            NS_TEST_EXPECT_MSG_EQ(problem, "", "reads");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_NE(problem.find(expected),
+                                  std::string::npos,
+                                  "\"" << problem << "\" names \"" << expected << "\"");
+        }
+        return graph;
+    }
+
+    /// Write and read each bad trace.
+    void DoRun() override
+    {
+        const std::string dir = CreateTempDirFilename("chakra");
+        const uint32_t coll = 7; // COMM_COLL_NODE
+        const std::string allReduce =
+            EncodeNode(0, coll, {}, {{"comm_type", 0}, {"comm_size", 1048576}});
+        Expect(WriteTraces(dir, {allReduce, allReduce}), 2, "");
+        std::string prefix = WriteTraces(dir, {allReduce, allReduce, allReduce, allReduce});
+        std::filesystem::remove(prefix + ".2.et");
+        Expect(prefix, 4, "t.2.et: missing (ranks go up to 3)");
+        Expect(WriteTraces(dir, {allReduce, allReduce, allReduce}),
+               2,
+               "3 ranks, more than the "
+               "job's 2 GPUs");
+        Expect(dir + "/none", 2, "none.0.et: no such file");
+        Expect(WriteTraces(dir, {allReduce, allReduce.substr(0, allReduce.size() - 3)}),
+               2,
+               "t.1.et: node 0 at byte 1: truncated");
+        Expect(WriteTraces(dir, {allReduce, std::string("\x05\xff\xff\xff\xff\xff", 6)}),
+               2,
+               "t.1.et: node 0 at byte 1: corrupt");
+        const std::string unknown =
+            EncodeNode(4, coll, {}, {{"comm_type", 42}, {"comm_size", 1048576}});
+        Expect(WriteTraces(dir, {allReduce, unknown}),
+               2,
+               "t.1.et: node 4 (): unknown collective "
+               "type comm_type 42");
+        const std::string noSize = EncodeNode(0, coll, {}, {{"comm_type", 0}});
+        Expect(WriteTraces(dir, {allReduce, noSize}), 2, "t.1.et: node 0 (): no comm_size");
+        const std::string compute = EncodeNode(1, 4, {9}, {});
+        Expect(WriteTraces(dir, {allReduce + compute, allReduce}),
+               2,
+               "rank 0 node 1 depends on node 9, which rank 0 does not have");
+        const std::string cycle = EncodeNode(1, 4, {2}, {}) + EncodeNode(2, 4, {1}, {});
+        Expect(WriteTraces(dir, {allReduce + cycle, allReduce}),
+               2,
+               "can never start: a dependency cycle");
+        // A collective not modelled keeps its place in the graph, and is counted.
+        const std::string gather = EncodeNode(0, coll, {}, {{"comm_type", 3}, {"comm_size", 64}});
+        WorkloadGraph graph = Expect(WriteTraces(dir, {gather, gather}), 2, "");
+        NS_TEST_EXPECT_MSG_EQ(graph.unmodelled["GATHER"], 2, "counted by name");
+        NS_TEST_EXPECT_MSG_EQ(graph.nodes[0][0].kind, WorkloadNode::NOOP, "kept as a node");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * Chakra traces replayed on an idle fabric, one GPU per server: the AllReduce and
+ * AllGather microbenchmarks take exactly the time of the same collective run
+ * directly (the module's ring; AllGather of S = 8 MiB), and the MSCCL ring, a chain
+ * per rank of 14 messages of 128 KiB and 7 computes of 7 us, takes 14 message times
+ * plus 49 us: each step waits for the slowest of the 8 simultaneous messages
+ * (measured alone, t_max) and is never faster than the fastest (t_min), so
+ * 14 t_min + 49 us <= T <= 14 t_max + 49 us, within 2%.
+ */
+template <typename FabricHelper>
+class ChakraReplayTestCase : public TestCase
+{
+  public:
+    /// \param fabric its name, for the test's
+    explicit ChakraReplayTestCase(const std::string& fabric)
+        : TestCase("Chakra traces replayed take the collectives' and messages' times, " + fabric)
+    {
+    }
+
+  private:
+    /// \param prefix traces \return the replay's iteration time on 8 one-GPU servers
+    Time Replay(const std::string& prefix)
+    {
+        GpuCluster<FabricHelper> f(OneGpuServers());
+        WorkloadGraph graph;
+        const std::string problem = ChakraTraceReader::Read(prefix, 8, "", graph);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", prefix << " reads");
+        if (!problem.empty())
+        {
+            return Time(0);
+        }
+        ReplayHelper replay;
+        ApplicationContainer apps =
+            replay.Install(std::make_shared<const WorkloadGraph>(std::move(graph)),
+                           f.FirstGpus(8),
+                           f.collectives);
+        Simulator::Run();
+        Ptr<ReplayApplication> app = DynamicCast<ReplayApplication>(apps.Get(0));
+        NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "completed");
+        return app->GetIterationsDone() == 1 ? app->GetIterationTimes()[0] : Time(0);
+    }
+
+    /// \param collective a collective \param bytes S \return its time, run directly
+    Time RunDirectly(const std::string& collective, uint64_t bytes)
+    {
+        GpuCluster<FabricHelper> f(OneGpuServers());
+        return f.Run(f.FirstGpus(8), collective, bytes).GetDuration();
+    }
+
+    /// \param src a GPU \param dst another \return a 128 KiB message's time between them
+    Time Message(uint32_t src, uint32_t dst)
+    {
+        GpuCluster<FabricHelper> f(OneGpuServers());
+        Ptr<Communicator> comm = f.FirstGpus(8);
+        Time arrived;
+        comm->Send(src,
+                   dst,
+                   131072,
+                   0,
+                   MakeBoundCallback(&ChakraReplayTestCase::Arrived, &arrived));
+        Simulator::Run();
+        return arrived;
+    }
+
+    /// \param at set to now
+    static void Arrived(Time* at)
+    {
+        *at = Simulator::Now();
+    }
+
+    /// Replay the samples and compare.
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(Replay(ChakraSample("all_reduce/8npus_1MB/all_reduce")),
+                              RunDirectly("AllReduce", 1048576),
+                              "the AllReduce microbenchmark");
+        NS_TEST_EXPECT_MSG_EQ(Replay(ChakraSample("all_gather/8npus_1MB/all_gather")),
+                              RunDirectly("AllGather", 8 * 1048576),
+                              "the AllGather microbenchmark");
+        Time fastest = Time::Max();
+        Time slowest;
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            const Time t = Message(r, (r + 1) % 8);
+            fastest = std::min(fastest, t);
+            slowest = std::max(slowest, t);
+        }
+        const Time ring = Replay(ChakraSample("custom_ring_allreduce_8npus_1MB/custom_allreduce"));
+        const Time compute = MicroSeconds(49);
+        std::cout << GetName() << ": ring " << ring.As(Time::US) << ", messages "
+                  << fastest.As(Time::US) << " to " << slowest.As(Time::US) << std::endl;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(ring.GetSeconds() / (14 * fastest + compute).GetSeconds(),
+                                    0.98,
+                                    "no faster than 14 of the fastest messages");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(ring.GetSeconds() / (14 * slowest + compute).GetSeconds(),
+                                    1.02,
+                                    "no slower than 14 of the slowest");
+    }
+};
+
 /// The suite.
 class TraceReplayTestSuite : public TestSuite
 {
@@ -479,6 +831,14 @@ class TraceReplayTestSuite : public TestSuite
                     TestCase::QUICK);
         AddTestCase(new SimAiModelWorkloadTestCase<EthernetClosHelper>("ethernet"),
                     TestCase::QUICK);
+        if (ChakraTraceReader::IsAvailable())
+        {
+            AddTestCase(new ChakraSamplesTestCase, TestCase::QUICK);
+            AddTestCase(new ChakraBadInputTestCase, TestCase::QUICK);
+            AddTestCase(new ChakraReplayTestCase<ScheduledFabricHelper>("scheduled"),
+                        TestCase::QUICK);
+            AddTestCase(new ChakraReplayTestCase<EthernetClosHelper>("ethernet"), TestCase::QUICK);
+        }
     }
 };
 

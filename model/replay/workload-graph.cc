@@ -323,6 +323,7 @@ WorkloadGraph::Link()
             switch (node.kind)
             {
             case WorkloadNode::COMPUTE:
+            case WorkloadNode::NOOP:
                 finished.push_back(n);
                 break;
             case WorkloadNode::COLLECTIVE: {

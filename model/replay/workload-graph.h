@@ -31,6 +31,7 @@ struct WorkloadNode
         COLLECTIVE, //!< a collective over a group, with every member's matching node
         SEND,       //!< send Bytes to rank Peer
         RECV,       //!< wait for Bytes from rank Peer
+        NOOP,       //!< finishes at once (a node of a kind not modelled, kept for its edges)
     };
 
     uint64_t id{0};             //!< the node's id in its file (unique per rank)

@@ -229,6 +229,9 @@ ReplayApplication::Start(uint32_t rank, uint32_t index)
                      MakeCallback(&ReplayApplication::MessageArrived, this, rank, index));
         return;
     }
+    case WorkloadNode::NOOP:
+        Finish(rank, index);
+        return;
     case WorkloadNode::RECV:
         Account(rank, m_ranks[rank].computing, +1);
         state.reached = true;
