@@ -51,6 +51,9 @@ main(int argc, char* argv[])
                   "--comm-group-configuration",
                   "")
             .Word("gpus", "the job's GPUs, rank r on the r-th: GPU ranks and ranges (0-7,16)", "")
+            .Word("writeChakra",
+                  "also write the workload read as Chakra traces: PREFIX of PREFIX.<rank>.et",
+                  "")
             .Iterations("1", "times the workload is replayed");
 
     CommandLine cmd(__FILE__);
@@ -69,6 +72,11 @@ main(int argc, char* argv[])
     if (!replay.GetText("gpus").empty())
     {
         gpus = options.ParseGpus("gpus", replay.GetText("gpus"));
+    }
+    const std::string& writeChakra = replay.GetText("writeChakra");
+    if (!writeChakra.empty() && !FindOutputPathProblem(writeChakra).empty())
+    {
+        input.Refuse("--writeChakra=" + writeChakra + FindOutputPathProblem(writeChakra));
     }
     options.CreateResultsDir();
     if (simai.empty() == chakra.empty())
@@ -114,6 +122,14 @@ main(int argc, char* argv[])
         }
     }
     gpus.resize(graph.GetRanks());
+    if (!writeChakra.empty())
+    {
+        const std::string problem = ChakraTraceWriter::Write(graph, writeChakra);
+        if (!problem.empty())
+        {
+            input.Refuse("--writeChakra: " + problem);
+        }
+    }
     const auto shared = std::make_shared<const WorkloadGraph>(std::move(graph));
 
     WorkloadSimulation simulation(options);

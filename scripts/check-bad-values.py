@@ -19,7 +19,7 @@ import sys
 # Options whose value is a file, a file prefix or a directory the example writes:
 # any name is a valid one, a place nobody can create is not (not even root, who
 # may create any missing directory elsewhere).
-OUTPUT_OPTIONS = {"json", "stats", "csv", "pcapPrefix", "resultsDir", "output"}
+OUTPUT_OPTIONS = {"json", "stats", "csv", "pcapPrefix", "resultsDir", "output", "writeChakra"}
 UNWRITABLE = "/proc/no-such-directory/result"
 
 TIME = re.compile(r"^[0-9.]+(s|ms|us|ns|ps|fs)$")

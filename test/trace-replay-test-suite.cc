@@ -9,6 +9,7 @@
 #include "collective-test-common.h"
 
 #include "ns3/chakra-trace-reader.h"
+#include "ns3/chakra-trace-writer.h"
 #include "ns3/ethernet-clos-helper.h"
 #include "ns3/replay-application.h"
 #include "ns3/replay-helper.h"
@@ -815,6 +816,93 @@ class ChakraReplayTestCase : public TestCase
     }
 };
 
+/**
+ * A workload written as Chakra traces and read back replays as the original: SimAI's
+ * MoE sample (as in SimAiModelWorkloadTestCase, at 1/1024 of its bytes) replayed
+ * from the SimAI file and from the traces ChakraTraceWriter made of it takes the same
+ * time to the femtosecond, with the same operations and bytes; the traces hold the
+ * same nodes and edges plus one METADATA node per rank (the process groups).
+ */
+template <typename FabricHelper>
+class ChakraRoundTripTestCase : public TestCase
+{
+  public:
+    /// \param fabric its name, for the test's
+    explicit ChakraRoundTripTestCase(const std::string& fabric)
+        : TestCase("a workload written as Chakra traces replays the same when read back, " + fabric)
+    {
+    }
+
+  private:
+    /// What one replay gave.
+    struct Outcome
+    {
+        Time iteration;         //!< the iteration's time
+        uint64_t operations{0}; //!< over every kind of traffic
+        uint64_t bytes{0};      //!< over every kind of traffic
+    };
+
+    /// \param graph a graph \return its replay on 32 GPUs in servers of 4
+    Outcome Replay(WorkloadGraph graph)
+    {
+        ClusterDescription c = SmallCluster(4, 8, 4);
+        c.gpusPerServer = 4;
+        c.nicPlacement = "server";
+        GpuCluster<FabricHelper> f(c);
+        ReplayHelper replay;
+        replay.SetAttribute("CommunicationScale", DoubleValue(1.0 / 1024));
+        const auto shared = std::make_shared<const WorkloadGraph>(std::move(graph));
+        ApplicationContainer apps = replay.Install(shared, f.FirstGpus(32), f.collectives);
+        Simulator::Run();
+        Ptr<ReplayApplication> app = DynamicCast<ReplayApplication>(apps.Get(0));
+        Outcome outcome;
+        NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "completed");
+        if (app->GetIterationsDone() == 1)
+        {
+            outcome.iteration = app->GetIterationTimes()[0];
+        }
+        for (uint32_t k = 0; k < shared->trafficNames.size(); ++k)
+        {
+            outcome.operations += app->GetTrafficTotals(k).operations;
+            outcome.bytes += app->GetTrafficTotals(k).bytes;
+        }
+        return outcome;
+    }
+
+    /// Write, read back, replay both.
+    void DoRun() override
+    {
+        WorkloadGraph original;
+        std::string problem =
+            SimAiWorkloadReader::Read(SimAiSample("workload_ep_test.txt"), 32, original);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "reads");
+        const std::string prefix = CreateTempDirFilename("ep_test");
+        problem = ChakraTraceWriter::Write(original, prefix);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "writes");
+        WorkloadGraph back;
+        problem = ChakraTraceReader::Read(prefix, 32, "", back);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "reads back");
+        if (!problem.empty())
+        {
+            return;
+        }
+        NS_TEST_EXPECT_MSG_EQ(back.GetNodeCount(), original.GetNodeCount() + 32, "+ metadata");
+        NS_TEST_EXPECT_MSG_EQ(back.GetEdgeCount(), original.GetEdgeCount(), "the same edges");
+        NS_TEST_EXPECT_MSG_EQ(back.operations.size(), original.operations.size(), "collectives");
+        NS_TEST_EXPECT_MSG_EQ(back.groups.size(), original.groups.size(), "groups");
+        NS_TEST_EXPECT_MSG_EQ(back.unmodelled.size(), 0, "nothing left out");
+        const Outcome a = Replay(std::move(original));
+        const Outcome b = Replay(std::move(back));
+        NS_TEST_EXPECT_MSG_EQ(b.iteration, a.iteration, "the same time");
+        NS_TEST_EXPECT_MSG_EQ(b.operations, a.operations, "the same operations");
+        NS_TEST_EXPECT_MSG_EQ(b.bytes, a.bytes, "the same bytes");
+        for (uint32_t r = 0; r < 32; ++r)
+        {
+            std::filesystem::remove(prefix + "." + std::to_string(r) + ".et");
+        }
+    }
+};
+
 /// The suite.
 class TraceReplayTestSuite : public TestSuite
 {
@@ -838,6 +926,10 @@ class TraceReplayTestSuite : public TestSuite
             AddTestCase(new ChakraReplayTestCase<ScheduledFabricHelper>("scheduled"),
                         TestCase::QUICK);
             AddTestCase(new ChakraReplayTestCase<EthernetClosHelper>("ethernet"), TestCase::QUICK);
+            AddTestCase(new ChakraRoundTripTestCase<ScheduledFabricHelper>("scheduled"),
+                        TestCase::QUICK);
+            AddTestCase(new ChakraRoundTripTestCase<EthernetClosHelper>("ethernet"),
+                        TestCase::QUICK);
         }
     }
 };

@@ -147,13 +147,29 @@ AddGroups(std::map<std::string, std::vector<uint32_t>>& groups,
         }
         return true;
     };
+    // Every rank's METADATA node may list the same groups: the same again is fine.
+    const auto add = [&groups, &toRanks](const std::string& name,
+                                         const nlohmann::json& list) -> std::string {
+        std::vector<uint32_t> members;
+        if (!toRanks(list, &members))
+        {
+            return "group " + name + " is not a list of ranks";
+        }
+        const auto [it, added] = groups.emplace(name, members);
+        if (!added && it->second != members)
+        {
+            return "group " + name + " is given twice, with other ranks";
+        }
+        return "";
+    };
     if (j.is_object())
     {
         for (const auto& [name, list] : j.items())
         {
-            if (!toRanks(list, &groups[name]))
+            const std::string problem = add(name, list);
+            if (!problem.empty())
             {
-                return "group " + name + " is not a list of ranks";
+                return problem;
             }
         }
         return "";
@@ -170,9 +186,10 @@ AddGroups(std::map<std::string, std::vector<uint32_t>>& groups,
         }
         const std::string name = entry["pg_name"].is_string() ? entry["pg_name"].get<std::string>()
                                                               : entry["pg_name"].dump();
-        if (!toRanks(entry["ranks"], &groups[name]))
+        const std::string problem = add(name, entry["ranks"]);
+        if (!problem.empty())
         {
-            return "group " + name + " is not a list of ranks";
+            return problem;
         }
     }
     return "";
@@ -338,8 +355,11 @@ ChakraTraceReader::Read(const std::string& prefix,
             {
             case ChakraProtoMsg::COMP_NODE:
                 node.kind = WorkloadNode::COMPUTE;
-                node.duration = MicroSeconds(et.duration_micros());
-                if (et.duration_micros() == 0 && GetInteger(et, "num_ops", &value) && value > 0)
+                // duration_nanos: the exact time, where ChakraTraceWriter wrote it.
+                node.duration = GetInteger(et, "duration_nanos", &value) && value >= 0
+                                    ? NanoSeconds(value)
+                                    : MicroSeconds(et.duration_micros());
+                if (node.duration.IsZero() && GetInteger(et, "num_ops", &value) && value > 0)
                 {
                     node.flops = static_cast<double>(value);
                 }
@@ -419,8 +439,7 @@ ChakraTraceReader::Read(const std::string& prefix,
                         return where + ": process groups " + problem;
                     }
                 }
-                node.kind = WorkloadNode::NOOP;
-                graph.unmodelled["METADATA_NODE"]++;
+                node.kind = WorkloadNode::NOOP; // read, nothing to run
                 break;
             }
             default:

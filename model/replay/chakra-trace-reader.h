@@ -55,7 +55,7 @@ class ChakraTraceReader
 
     /**
      * Read the traces of every rank.
-     * \param prefix PREFIX of PREFIX.<rank>.et (ranks 0, 1, ... as long as files exist)
+     * \param prefix PREFIX of PREFIX.\<rank\>.et (ranks 0, 1, ... as long as files exist)
      * \param gpus the GPUs the job may use (more ranks are refused)
      * \param groupsFile "" or a JSON file of process groups
      * \param graph filled (and linked) if the traces are good
