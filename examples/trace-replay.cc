@@ -30,6 +30,7 @@
 #include "ns3/core-module.h"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -78,11 +79,20 @@ main(int argc, char* argv[])
     {
         input.Refuse("--writeChakra=" + writeChakra + FindOutputPathProblem(writeChakra));
     }
+    const std::string& chakraGroups = replay.GetText("chakraGroups");
+    if (!chakraGroups.empty() && !std::ifstream(chakraGroups))
+    {
+        input.Refuse("--chakraGroups=" + chakraGroups + ": cannot be read");
+    }
     options.CreateResultsDir();
     if (simai.empty() == chakra.empty())
     {
         input.Refuse(simai.empty() ? "give a workload: --simai=FILE or --chakra=PREFIX"
                                    : "--simai and --chakra: give one workload, not both");
+    }
+    if (!chakraGroups.empty() && chakra.empty())
+    {
+        input.Refuse("--chakraGroups=" + chakraGroups + " applies to --chakra only");
     }
     const uint32_t available = gpus.empty() ? clusterGpus : static_cast<uint32_t>(gpus.size());
     WorkloadGraph graph;
@@ -96,8 +106,7 @@ main(int argc, char* argv[])
     }
     else
     {
-        const std::string problem =
-            ChakraTraceReader::Read(chakra, available, replay.GetText("chakraGroups"), graph);
+        const std::string problem = ChakraTraceReader::Read(chakra, available, chakraGroups, graph);
         if (!problem.empty())
         {
             input.Refuse("--chakra: " + problem);
