@@ -15,7 +15,9 @@
 #include "ns3/replay-helper.h"
 #include "ns3/scheduled-fabric-helper.h"
 #include "ns3/simai-workload-reader.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/training-application-helper.h"
 
 #include <filesystem>
 #include <fstream>
@@ -903,6 +905,77 @@ class ChakraRoundTripTestCase : public TestCase
     }
 };
 
+/**
+ * A workload built by this module, written as Chakra traces and replayed: the
+ * data-parallel job (8 ranks, one GPU per server, 4 MiB of gradients in buckets of
+ * 1 MiB overlapping a 40 us backward pass after a 20 us forward pass) takes the
+ * same time replayed from its traces as it took running, to the femtosecond.
+ */
+template <typename FabricHelper>
+class DataParallelRoundTripTestCase : public TestCase
+{
+  public:
+    /// \param fabric its name, for the test's
+    explicit DataParallelRoundTripTestCase(const std::string& fabric)
+        : TestCase("the data-parallel job written as Chakra traces replays as it ran, " + fabric)
+    {
+    }
+
+  private:
+    /// Run the job, write it, read it back and replay it.
+    void DoRun() override
+    {
+        const std::string prefix = CreateTempDirFilename("dp");
+        Time ran;
+        {
+            GpuCluster<FabricHelper> f(OneGpuServers());
+            TrainingApplicationHelper dp("ns3::DataParallelApplication");
+            dp.SetAttribute("GradientBytes", UintegerValue(4 << 20));
+            dp.SetAttribute("BucketBytes", UintegerValue(1 << 20));
+            dp.SetAttribute("ForwardTime",
+                            StringValue("ns3::ConstantRandomVariable[Constant=2e-5]"));
+            dp.SetAttribute("BackwardTime",
+                            StringValue("ns3::ConstantRandomVariable[Constant=4e-5]"));
+            dp.SetAttribute("Iterations", UintegerValue(1));
+            ApplicationContainer apps = dp.Install(f.FirstGpus(8), f.collectives);
+            Simulator::Run();
+            Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(0));
+            NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "ran");
+            ran = app->GetIterationTimes().at(0);
+            WorkloadGraph graph;
+            NS_TEST_EXPECT_MSG_EQ(app->DescribeIteration(graph), "", "describes itself");
+            // Per rank: forward, then 4 x (backward share, bucket AllReduce).
+            NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), 8 * 9, "9 nodes per rank");
+            NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), 4, "4 buckets");
+            NS_TEST_EXPECT_MSG_EQ(ChakraTraceWriter::Write(graph, prefix), "", "writes");
+        }
+        WorkloadGraph back;
+        const std::string problem = ChakraTraceReader::Read(prefix, 8, "", back);
+        NS_TEST_EXPECT_MSG_EQ(problem, "", "reads back");
+        if (!problem.empty())
+        {
+            return;
+        }
+        GpuCluster<FabricHelper> f(OneGpuServers());
+        ReplayHelper replay;
+        ApplicationContainer apps =
+            replay.Install(std::make_shared<const WorkloadGraph>(std::move(back)),
+                           f.FirstGpus(8),
+                           f.collectives);
+        Simulator::Run();
+        Ptr<ReplayApplication> app = DynamicCast<ReplayApplication>(apps.Get(0));
+        NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "replayed");
+        if (app->GetIterationsDone() == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ(app->GetIterationTimes()[0], ran, "the same time");
+        }
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            std::filesystem::remove(prefix + "." + std::to_string(r) + ".et");
+        }
+    }
+};
+
 /// The suite.
 class TraceReplayTestSuite : public TestSuite
 {
@@ -929,6 +1002,10 @@ class TraceReplayTestSuite : public TestSuite
             AddTestCase(new ChakraRoundTripTestCase<ScheduledFabricHelper>("scheduled"),
                         TestCase::QUICK);
             AddTestCase(new ChakraRoundTripTestCase<EthernetClosHelper>("ethernet"),
+                        TestCase::QUICK);
+            AddTestCase(new DataParallelRoundTripTestCase<ScheduledFabricHelper>("scheduled"),
+                        TestCase::QUICK);
+            AddTestCase(new DataParallelRoundTripTestCase<EthernetClosHelper>("ethernet"),
                         TestCase::QUICK);
         }
     }

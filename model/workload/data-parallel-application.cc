@@ -14,6 +14,7 @@
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-graph.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -212,6 +213,72 @@ DataParallelApplication::DoStartIteration()
         EndIfDone();
     });
     TryNextBucket();
+}
+
+std::string
+DataParallelApplication::DescribeIteration(WorkloadGraph& graph)
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t n = m_comm->GetSize();
+    graph = WorkloadGraph();
+    graph.source = GetInstanceTypeId().GetName();
+    std::vector<uint32_t> ranks(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        ranks[r] = r;
+    }
+    const uint32_t group = graph.AddGroup(ranks, "data parallel");
+    const uint32_t traffic = graph.AddTraffic("DP");
+    graph.nodes.assign(n, {});
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        std::vector<WorkloadNode>& nodes = graph.nodes[r];
+        const Time forward = Seconds(m_forwardTime->GetValue());
+        const Time backward = Seconds(m_backwardTime->GetValue());
+        WorkloadNode node;
+        node.kind = WorkloadNode::COMPUTE;
+        node.label = graph.AddLabel("forward");
+        node.duration = forward;
+        nodes.push_back(node);
+        uint64_t produced = 0;
+        Time readySoFar = forward;
+        uint64_t previousCompute = 0;
+        uint64_t previousBucket = 0;
+        for (std::size_t k = 0; k < m_bucketSize.size(); ++k)
+        {
+            // The same arithmetic as DoStartIteration's, so the times are the same.
+            produced += m_bucketSize[k];
+            const Time ready =
+                forward + backward * (static_cast<double>(produced) / m_gradientBytes);
+            WorkloadNode compute;
+            compute.kind = WorkloadNode::COMPUTE;
+            compute.id = nodes.size();
+            compute.label = graph.AddLabel("backward " + std::to_string(k));
+            compute.duration = ready - readySoFar;
+            compute.deps = {previousCompute};
+            readySoFar = ready;
+            previousCompute = compute.id;
+            nodes.push_back(compute);
+            WorkloadNode bucket;
+            bucket.kind = WorkloadNode::COLLECTIVE;
+            bucket.id = nodes.size();
+            bucket.label = graph.AddLabel("bucket " + std::to_string(k));
+            bucket.collective = "AllReduce";
+            bucket.bytes = m_bucketSize[k];
+            bucket.group = group;
+            bucket.traffic = traffic;
+            bucket.deps = {compute.id};
+            if (k > 0)
+            {
+                bucket.deps.push_back(previousBucket);
+            }
+            previousBucket = bucket.id;
+            nodes.push_back(bucket);
+        }
+    }
+    graph.description = {{"workload", "data parallel"},
+                         {"buckets", std::to_string(m_bucketSize.size())}};
+    return graph.Link();
 }
 
 void

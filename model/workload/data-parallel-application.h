@@ -73,6 +73,15 @@ class DataParallelApplication : public TrainingApplication
     /// \return the bucket AllReduce times, in seconds
     const SampleStatistics& GetBucketStatistics() const;
 
+    /**
+     * Per rank: the forward pass, then the backward pass in one compute node per
+     * bucket (bucket k's gradients are ready at its end), each bucket's AllReduce
+     * over the group after its compute and the bucket before (one in flight), as
+     * an iteration runs.
+     * \param graph filled and linked \return ""
+     */
+    std::string DescribeIteration(WorkloadGraph& graph) override;
+
   protected:
     void AddResults(nlohmann::json& results) const override;
     /// Cancel the bucket and compute events, release the time variables.

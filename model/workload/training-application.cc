@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-graph.h"
 
 #include <nlohmann/json.hpp>
 
@@ -102,6 +103,12 @@ const std::vector<Time>&
 TrainingApplication::GetIterationTimes() const
 {
     return m_iterationTimes;
+}
+
+std::string
+TrainingApplication::DescribeIteration(WorkloadGraph& /* graph */)
+{
+    return GetInstanceTypeId().GetName() + " cannot describe its iterations as a graph yet";
 }
 
 nlohmann::json

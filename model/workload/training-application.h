@@ -20,6 +20,7 @@ namespace ns3
 
 class Communicator;
 class CollectiveOperation;
+struct WorkloadGraph;
 
 /**
  * \ingroup ai-fabric
@@ -86,6 +87,17 @@ class TrainingApplication : public Application
      * \return the results
      */
     nlohmann::json GetResults() const;
+
+    /**
+     * One iteration of the workload as a graph per rank of its group (what
+     * ChakraTraceWriter writes and ReplayApplication replays): compute at full speed
+     * (a GPU's slowdown is applied where the graph is replayed), collectives and
+     * messages, and what each waits for. Times drawn from random attributes are
+     * drawn once per rank, as an iteration does.
+     * \param graph filled and linked
+     * \return "" or why the workload cannot describe itself (this one's default)
+     */
+    virtual std::string DescribeIteration(WorkloadGraph& graph);
 
   protected:
     /// Release the communicator and the algorithm factories.
