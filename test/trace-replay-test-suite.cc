@@ -8,6 +8,7 @@
 
 #include "collective-test-common.h"
 
+#include "ns3/boolean.h"
 #include "ns3/chakra-trace-reader.h"
 #include "ns3/chakra-trace-writer.h"
 #include "ns3/ethernet-clos-helper.h"
@@ -906,47 +907,46 @@ class ChakraRoundTripTestCase : public TestCase
 };
 
 /**
- * A workload built by this module, written as Chakra traces and replayed: the
- * data-parallel job (8 ranks, one GPU per server, 4 MiB of gradients in buckets of
- * 1 MiB overlapping a 40 us backward pass after a 20 us forward pass) takes the
- * same time replayed from its traces as it took running, to the femtosecond.
+ * Workloads built by this module, written as Chakra traces and replayed: each takes
+ * the same time replayed from its traces as it took running, to the femtosecond.
+ * The data-parallel job: 8 ranks, one GPU per server, 4 MiB of gradients in buckets
+ * of 1 MiB overlapping a 40 us backward pass after a 20 us forward pass (per rank a
+ * forward node then 4 x a backward share and a bucket's AllReduce: 9 nodes, 4
+ * operations). The tensor-parallel group: 8 ranks, 2 layers of 2 blocks, 10 us
+ * forward and 20 us backward, 256 KiB activations, sequence parallel (8 blocks of
+ * a compute, a ReduceScatter and an AllGather: 24 nodes, 16 operations).
  */
 template <typename FabricHelper>
-class DataParallelRoundTripTestCase : public TestCase
+class WorkloadRoundTripTestCase : public TestCase
 {
   public:
     /// \param fabric its name, for the test's
-    explicit DataParallelRoundTripTestCase(const std::string& fabric)
-        : TestCase("the data-parallel job written as Chakra traces replays as it ran, " + fabric)
+    explicit WorkloadRoundTripTestCase(const std::string& fabric)
+        : TestCase("the module's workloads written as Chakra traces replay as they ran, " + fabric)
     {
     }
 
   private:
-    /// Run the job, write it, read it back and replay it.
-    void DoRun() override
+    /**
+     * Run a workload, write it, read it back, replay it and compare.
+     * \param helper the workload \param nodes its nodes per rank \param operations
+     *        its collective operations
+     */
+    void RoundTrip(const TrainingApplicationHelper& helper, uint32_t nodes, uint32_t operations)
     {
-        const std::string prefix = CreateTempDirFilename("dp");
+        const std::string prefix = CreateTempDirFilename("workload");
         Time ran;
         {
             GpuCluster<FabricHelper> f(OneGpuServers());
-            TrainingApplicationHelper dp("ns3::DataParallelApplication");
-            dp.SetAttribute("GradientBytes", UintegerValue(4 << 20));
-            dp.SetAttribute("BucketBytes", UintegerValue(1 << 20));
-            dp.SetAttribute("ForwardTime",
-                            StringValue("ns3::ConstantRandomVariable[Constant=2e-5]"));
-            dp.SetAttribute("BackwardTime",
-                            StringValue("ns3::ConstantRandomVariable[Constant=4e-5]"));
-            dp.SetAttribute("Iterations", UintegerValue(1));
-            ApplicationContainer apps = dp.Install(f.FirstGpus(8), f.collectives);
+            ApplicationContainer apps = helper.Install(f.FirstGpus(8), f.collectives);
             Simulator::Run();
             Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(0));
             NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "ran");
             ran = app->GetIterationTimes().at(0);
             WorkloadGraph graph;
             NS_TEST_EXPECT_MSG_EQ(app->DescribeIteration(graph), "", "describes itself");
-            // Per rank: forward, then 4 x (backward share, bucket AllReduce).
-            NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), 8 * 9, "9 nodes per rank");
-            NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), 4, "4 buckets");
+            NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), 8 * nodes, "nodes per rank");
+            NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), operations, "operations");
             NS_TEST_EXPECT_MSG_EQ(ChakraTraceWriter::Write(graph, prefix), "", "writes");
         }
         WorkloadGraph back;
@@ -973,6 +973,26 @@ class DataParallelRoundTripTestCase : public TestCase
         {
             std::filesystem::remove(prefix + "." + std::to_string(r) + ".et");
         }
+    }
+
+    /// Both workloads.
+    void DoRun() override
+    {
+        TrainingApplicationHelper dp("ns3::DataParallelApplication");
+        dp.SetAttribute("GradientBytes", UintegerValue(4 << 20));
+        dp.SetAttribute("BucketBytes", UintegerValue(1 << 20));
+        dp.SetAttribute("ForwardTime", StringValue("ns3::ConstantRandomVariable[Constant=2e-5]"));
+        dp.SetAttribute("BackwardTime", StringValue("ns3::ConstantRandomVariable[Constant=4e-5]"));
+        dp.SetAttribute("Iterations", UintegerValue(1));
+        RoundTrip(dp, 9, 4);
+        TrainingApplicationHelper tp("ns3::TensorParallelApplication");
+        tp.SetAttribute("Layers", UintegerValue(2));
+        tp.SetAttribute("ActivationBytes", UintegerValue(256 << 10));
+        tp.SetAttribute("ForwardTime", TimeValue(MicroSeconds(10)));
+        tp.SetAttribute("BackwardTime", TimeValue(MicroSeconds(20)));
+        tp.SetAttribute("SequenceParallel", BooleanValue(true));
+        tp.SetAttribute("Iterations", UintegerValue(1));
+        RoundTrip(tp, 24, 16);
     }
 };
 
@@ -1003,9 +1023,9 @@ class TraceReplayTestSuite : public TestSuite
                         TestCase::QUICK);
             AddTestCase(new ChakraRoundTripTestCase<EthernetClosHelper>("ethernet"),
                         TestCase::QUICK);
-            AddTestCase(new DataParallelRoundTripTestCase<ScheduledFabricHelper>("scheduled"),
+            AddTestCase(new WorkloadRoundTripTestCase<ScheduledFabricHelper>("scheduled"),
                         TestCase::QUICK);
-            AddTestCase(new DataParallelRoundTripTestCase<EthernetClosHelper>("ethernet"),
+            AddTestCase(new WorkloadRoundTripTestCase<EthernetClosHelper>("ethernet"),
                         TestCase::QUICK);
         }
     }

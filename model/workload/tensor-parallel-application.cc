@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-graph.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -258,6 +259,66 @@ TensorParallelApplication::AddResults(nlohmann::json& results) const
         jitter.push_back(SignedMicroseconds(t));
     }
     results["perIteration"]["computeJitter_us"] = jitter;
+}
+
+std::string
+TensorParallelApplication::DescribeIteration(WorkloadGraph& graph)
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t n = m_comm->GetSize();
+    graph = WorkloadGraph();
+    graph.source = GetInstanceTypeId().GetName();
+    std::vector<uint32_t> ranks(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        ranks[r] = r;
+    }
+    const uint32_t group = graph.AddGroup(ranks, "tensor parallel");
+    const uint32_t traffic = graph.AddTraffic("TP");
+    graph.nodes.assign(n, {});
+    const auto add = [&graph, n](WorkloadNode node) {
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            std::vector<WorkloadNode>& nodes = graph.nodes[r];
+            node.id = nodes.size();
+            node.deps.clear();
+            if (node.id > 0)
+            {
+                node.deps.push_back(node.id - 1);
+            }
+            nodes.push_back(node);
+        }
+    };
+    for (uint32_t b = 0; b < m_blocksPerIteration; ++b)
+    {
+        const bool forward = b < m_blocksPerIteration / 2;
+        Time duration = forward ? m_forwardTime : m_backwardTime;
+        if (m_jitter)
+        {
+            duration = std::max(Time(0), duration + Seconds(m_jitter->GetValue()));
+        }
+        WorkloadNode compute;
+        compute.kind = WorkloadNode::COMPUTE;
+        compute.label = graph.AddLabel((forward ? "forward " : "backward ") + std::to_string(b));
+        compute.duration = duration;
+        add(compute);
+        for (const char* collective : m_sequenceParallel
+                                          ? std::vector<const char*>{"ReduceScatter", "AllGather"}
+                                          : std::vector<const char*>{"AllReduce"})
+        {
+            WorkloadNode op;
+            op.kind = WorkloadNode::COLLECTIVE;
+            op.label = graph.AddLabel(std::string(collective) + " " + std::to_string(b));
+            op.collective = collective;
+            op.bytes = m_activationBytes;
+            op.group = group;
+            op.traffic = traffic;
+            add(op);
+        }
+    }
+    graph.description = {{"workload", "tensor parallel"},
+                         {"blocks", std::to_string(m_blocksPerIteration)}};
+    return graph.Link();
 }
 
 void

@@ -109,6 +109,14 @@ class TensorParallelApplication : public TrainingApplication
     /// \return the compute jitter applied so far, summed over every block
     Time GetComputeJitterTotal() const;
 
+    /**
+     * Per rank: every block's compute (its jitter drawn once for all ranks, as an
+     * iteration draws it) then its AllReduce (or ReduceScatter and AllGather) over
+     * the group, one after another.
+     * \param graph filled and linked \return ""
+     */
+    std::string DescribeIteration(WorkloadGraph& graph) override;
+
   protected:
     void AddResults(nlohmann::json& results) const override;
     /// Cancel the compute event, release the jitter variable.
