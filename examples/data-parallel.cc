@@ -43,10 +43,12 @@ main(int argc, char* argv[])
                                "the data-parallel group: all, or GPU ranks and ranges (0-7,16)",
                                "all");
     DataParallelOptions workload;
+    ChakraOutputOption chakra;
 
     CommandLine cmd(__FILE__);
     group.AddToCommandLine(cmd);
     workload.AddToCommandLine(cmd);
+    chakra.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
@@ -54,6 +56,7 @@ main(int argc, char* argv[])
     const ExampleInput& input = options.input;
     options.Check();
     workload.Parse(input);
+    chakra.Check(input);
     const std::string& gpusText = group.GetText("gpus");
     const std::vector<uint32_t> gpus =
         gpusText == "all"
@@ -73,6 +76,7 @@ main(int argc, char* argv[])
     std::ostringstream what;
     what << gpus.size() << " ranks, " << app->GetBuckets() << " buckets: " << workload.Describe();
     PrintHeader(options, what.str());
+    chakra.Write(input, *app);
     simulation.Run(apps);
 
     PrintIterationTimes(*app);

@@ -41,15 +41,18 @@ main(int argc, char* argv[])
     RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("tensor-parallel");
     TensorParallelOptions workload;
+    ChakraOutputOption chakra;
 
     CommandLine cmd(__FILE__);
     workload.AddToCommandLine(cmd);
+    chakra.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
     // Refuse bad input before anything is built.
     options.Check();
     workload.Parse(options);
+    chakra.Check(options.input);
 
     WorkloadSimulation simulation(options);
     const TrainingApplicationHelper tensor = workload.CreateHelper();
@@ -60,6 +63,7 @@ main(int argc, char* argv[])
     app->AssignStreams(100);
 
     PrintHeader(options, workload.Describe());
+    chakra.Write(options.input, *app);
     simulation.Run(apps);
 
     PrintIterationTimes(*app);

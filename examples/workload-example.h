@@ -543,6 +543,59 @@ struct DataParallelOptions
 };
 
 /**
+ * --writeChakra: write one iteration of the workload as Chakra execution traces
+ * (TrainingApplication::DescribeIteration, ChakraTraceWriter) for another simulator
+ * or trace-replay, before the run.
+ */
+struct ChakraOutputOption
+{
+    std::string prefix; //!< --writeChakra ("" for none)
+
+    /// \param cmd the command line to add the option to
+    void AddToCommandLine(CommandLine& cmd)
+    {
+        AddCheckedValue(cmd,
+                        "writeChakra",
+                        "also write one iteration of the workload as Chakra traces: PREFIX of "
+                        "PREFIX.<rank>.et",
+                        prefix);
+    }
+
+    /// Refuse a prefix nothing can be written at. \param input the example's input
+    void Check(const ExampleInput& input) const
+    {
+        if (!prefix.empty() && !FindOutputPathProblem(prefix).empty())
+        {
+            input.Refuse("--writeChakra=" + prefix + FindOutputPathProblem(prefix));
+        }
+    }
+
+    /**
+     * Write the traces if asked, refusing what cannot be written.
+     * \param input the example's input \param app the workload, installed
+     */
+    void Write(const ExampleInput& input, TrainingApplication& app) const
+    {
+        if (prefix.empty())
+        {
+            return;
+        }
+        WorkloadGraph graph;
+        std::string problem = app.DescribeIteration(graph);
+        if (problem.empty())
+        {
+            problem = ChakraTraceWriter::Write(graph, prefix);
+        }
+        if (!problem.empty())
+        {
+            input.Refuse("--writeChakra=" + prefix + ": " + problem);
+        }
+        std::cout << "  one iteration written as Chakra traces: " << prefix << ".0.et .. " << prefix
+                  << "." << graph.GetRanks() - 1 << ".et" << std::endl;
+    }
+};
+
+/**
  * The pipeline-parallel workload's options (PipelineParallelApplication's
  * attributes, the stages' GPUs included).
  */
