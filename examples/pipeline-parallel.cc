@@ -40,15 +40,18 @@ main(int argc, char* argv[])
     RunRecord::Begin(argc, argv);
     WorkloadExampleOptions options("pipeline-parallel");
     PipelineParallelOptions workload;
+    ChakraOutputOption chakra;
 
     CommandLine cmd(__FILE__);
     workload.AddToCommandLine(cmd);
+    chakra.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
     // Refuse bad input before anything is built.
     options.Check();
     workload.Parse(options);
+    chakra.Check(options.input);
 
     WorkloadSimulation simulation(options);
     const TrainingApplicationHelper pp = workload.CreateHelper();
@@ -57,6 +60,7 @@ main(int argc, char* argv[])
     Ptr<PipelineParallelApplication> app = DynamicCast<PipelineParallelApplication>(apps.Get(0));
 
     PrintHeader(options, workload.Describe());
+    chakra.Write(options.input, *app);
     simulation.Run(apps);
 
     PrintIterationTimes(*app);

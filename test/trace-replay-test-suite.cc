@@ -930,27 +930,30 @@ class WorkloadRoundTripTestCase : public TestCase
     /**
      * Run a workload, write it, read it back, replay it and compare.
      * \param helper the workload \param nodes its nodes per rank \param operations
-     *        its collective operations
+     *        its collective operations \param ranks its GPUs (0 .. ranks - 1)
      */
-    void RoundTrip(const TrainingApplicationHelper& helper, uint32_t nodes, uint32_t operations)
+    void RoundTrip(const TrainingApplicationHelper& helper,
+                   uint32_t nodes,
+                   uint32_t operations,
+                   uint32_t ranks = 8)
     {
         const std::string prefix = CreateTempDirFilename("workload");
         Time ran;
         {
             GpuCluster<FabricHelper> f(OneGpuServers());
-            ApplicationContainer apps = helper.Install(f.FirstGpus(8), f.collectives);
+            ApplicationContainer apps = helper.Install(f.FirstGpus(ranks), f.collectives);
             Simulator::Run();
             Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(0));
             NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "ran");
             ran = app->GetIterationTimes().at(0);
             WorkloadGraph graph;
             NS_TEST_EXPECT_MSG_EQ(app->DescribeIteration(graph), "", "describes itself");
-            NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), 8 * nodes, "nodes per rank");
+            NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), ranks * nodes, "nodes per rank");
             NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), operations, "operations");
             NS_TEST_EXPECT_MSG_EQ(ChakraTraceWriter::Write(graph, prefix), "", "writes");
         }
         WorkloadGraph back;
-        const std::string problem = ChakraTraceReader::Read(prefix, 8, "", back);
+        const std::string problem = ChakraTraceReader::Read(prefix, ranks, "", back);
         NS_TEST_EXPECT_MSG_EQ(problem, "", "reads back");
         if (!problem.empty())
         {
@@ -960,7 +963,7 @@ class WorkloadRoundTripTestCase : public TestCase
         ReplayHelper replay;
         ApplicationContainer apps =
             replay.Install(std::make_shared<const WorkloadGraph>(std::move(back)),
-                           f.FirstGpus(8),
+                           f.FirstGpus(ranks),
                            f.collectives);
         Simulator::Run();
         Ptr<ReplayApplication> app = DynamicCast<ReplayApplication>(apps.Get(0));
@@ -969,13 +972,13 @@ class WorkloadRoundTripTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_EQ(app->GetIterationTimes()[0], ran, "the same time");
         }
-        for (uint32_t r = 0; r < 8; ++r)
+        for (uint32_t r = 0; r < ranks; ++r)
         {
             std::filesystem::remove(prefix + "." + std::to_string(r) + ".et");
         }
     }
 
-    /// Both workloads.
+    /// The workloads.
     void DoRun() override
     {
         TrainingApplicationHelper dp("ns3::DataParallelApplication");
@@ -993,6 +996,17 @@ class WorkloadRoundTripTestCase : public TestCase
         tp.SetAttribute("SequenceParallel", BooleanValue(true));
         tp.SetAttribute("Iterations", UintegerValue(1));
         RoundTrip(tp, 24, 16);
+        // 4 stages of 8 microbatches, 1F1B: 16 passes per stage; the first and
+        // last stages receive 8 inputs and send 8 outputs (32 nodes), the middle
+        // ones 16 and 16 (48): 160 nodes, 40 per stage on average.
+        TrainingApplicationHelper pp("ns3::PipelineParallelApplication");
+        pp.SetAttribute("Stages", UintegerValue(4));
+        pp.SetAttribute("Microbatches", UintegerValue(8));
+        pp.SetAttribute("ActivationBytes", UintegerValue(512 << 10));
+        pp.SetAttribute("ForwardTime", TimeValue(MicroSeconds(10)));
+        pp.SetAttribute("BackwardTime", TimeValue(MicroSeconds(20)));
+        pp.SetAttribute("Iterations", UintegerValue(1));
+        RoundTrip(pp, 40, 0, 4);
     }
 };
 

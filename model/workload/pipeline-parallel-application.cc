@@ -15,6 +15,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-graph.h"
 
 #include <nlohmann/json.hpp>
 
@@ -182,6 +183,75 @@ PipelineParallelApplication::AddResults(nlohmann::json& results) const
         latency.Add(x * 1e6);
     }
     results["transferLatency_us"] = latency.ToJson();
+}
+
+std::string
+PipelineParallelApplication::DescribeIteration(WorkloadGraph& graph)
+{
+    NS_LOG_FUNCTION(this);
+    graph = WorkloadGraph();
+    graph.source = GetInstanceTypeId().GetName();
+    const uint32_t traffic = graph.AddTraffic("PP");
+    graph.nodes.assign(m_stages, {});
+    for (uint32_t s = 0; s < m_stages; ++s)
+    {
+        std::vector<WorkloadNode>& nodes = graph.nodes[s];
+        // Tag 0: activations, forward; tag 1: gradients, backward. Both flow in
+        // microbatch order, so the k-th send and receive of a tag match.
+        const auto message =
+            [&](WorkloadNode::Kind kind, uint32_t peer, bool forward, uint32_t mb) {
+                WorkloadNode m;
+                m.id = nodes.size();
+                m.kind = kind;
+                m.label = graph.AddLabel(std::string(forward ? "activation " : "gradient ") +
+                                         std::to_string(mb));
+                m.bytes = forward || m_gradientBytes == 0 ? m_activationBytes : m_gradientBytes;
+                m.peer = peer;
+                m.tag = forward ? 0 : 1;
+                m.traffic = traffic;
+                nodes.push_back(m);
+                return m.id;
+            };
+        bool first = true;
+        uint64_t previous = 0;
+        for (const PipelineSchedule::Pass& pass : m_stage[s].passes)
+        {
+            WorkloadNode compute;
+            compute.kind = WorkloadNode::COMPUTE;
+            compute.label = graph.AddLabel(std::string(pass.forward ? "forward " : "backward ") +
+                                           std::to_string(pass.microbatch));
+            compute.duration = pass.forward ? m_forwardTime : m_backwardTime;
+            if (!first)
+            {
+                compute.deps.push_back(previous);
+            }
+            const bool receives = pass.forward ? s > 0 : s + 1 < m_stages;
+            if (receives)
+            {
+                compute.deps.push_back(message(WorkloadNode::RECV,
+                                               pass.forward ? s - 1 : s + 1,
+                                               pass.forward,
+                                               pass.microbatch));
+            }
+            compute.id = nodes.size();
+            nodes.push_back(compute);
+            previous = compute.id;
+            first = false;
+            const bool sends = pass.forward ? s + 1 < m_stages : s > 0;
+            if (sends)
+            {
+                const uint64_t send = message(WorkloadNode::SEND,
+                                              pass.forward ? s + 1 : s - 1,
+                                              pass.forward,
+                                              pass.microbatch);
+                nodes[send].deps = {compute.id};
+            }
+        }
+    }
+    graph.description = {{"workload", "pipeline parallel"},
+                         {"stages", std::to_string(m_stages)},
+                         {"microbatches", std::to_string(m_microbatches)}};
+    return graph.Link();
 }
 
 void

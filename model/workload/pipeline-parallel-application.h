@@ -61,6 +61,14 @@ class PipelineParallelApplication : public TrainingApplication
     /// \return stage-to-stage transfer latencies, in seconds
     const SampleStatistics& GetTransferLatency() const;
 
+    /**
+     * Per stage: its passes in the schedule's order, each after the one before and
+     * after the receive of its input (activations from the stage before, gradients
+     * from the stage after), each followed by the send of its output.
+     * \param graph filled and linked \return ""
+     */
+    std::string DescribeIteration(WorkloadGraph& graph) override;
+
   protected:
     void AddResults(nlohmann::json& results) const override;
     /// Release the schedule and the stages.
