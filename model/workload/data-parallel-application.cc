@@ -220,16 +220,8 @@ DataParallelApplication::DescribeIteration(WorkloadGraph& graph)
 {
     NS_LOG_FUNCTION(this);
     const uint32_t n = m_comm->GetSize();
-    graph = WorkloadGraph();
-    graph.source = GetInstanceTypeId().GetName();
-    std::vector<uint32_t> ranks(n);
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        ranks[r] = r;
-    }
-    const uint32_t group = graph.AddGroup(ranks, "data parallel");
+    const uint32_t group = BeginGraph(graph, "data parallel");
     const uint32_t traffic = graph.AddTraffic("DP");
-    graph.nodes.assign(n, {});
     for (uint32_t r = 0; r < n; ++r)
     {
         std::vector<WorkloadNode>& nodes = graph.nodes[r];

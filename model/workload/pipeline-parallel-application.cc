@@ -189,10 +189,8 @@ std::string
 PipelineParallelApplication::DescribeIteration(WorkloadGraph& graph)
 {
     NS_LOG_FUNCTION(this);
-    graph = WorkloadGraph();
-    graph.source = GetInstanceTypeId().GetName();
+    BeginGraph(graph, "pipeline"); // the stages talk by messages, not collectives
     const uint32_t traffic = graph.AddTraffic("PP");
-    graph.nodes.assign(m_stages, {});
     for (uint32_t s = 0; s < m_stages; ++s)
     {
         std::vector<WorkloadNode>& nodes = graph.nodes[s];

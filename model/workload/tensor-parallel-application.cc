@@ -266,16 +266,8 @@ TensorParallelApplication::DescribeIteration(WorkloadGraph& graph)
 {
     NS_LOG_FUNCTION(this);
     const uint32_t n = m_comm->GetSize();
-    graph = WorkloadGraph();
-    graph.source = GetInstanceTypeId().GetName();
-    std::vector<uint32_t> ranks(n);
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        ranks[r] = r;
-    }
-    const uint32_t group = graph.AddGroup(ranks, "tensor parallel");
+    const uint32_t group = BeginGraph(graph, "tensor parallel");
     const uint32_t traffic = graph.AddTraffic("TP");
-    graph.nodes.assign(n, {});
     const auto add = [&graph, n](WorkloadNode node) {
         for (uint32_t r = 0; r < n; ++r)
         {

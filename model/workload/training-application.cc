@@ -111,6 +111,21 @@ TrainingApplication::DescribeIteration(WorkloadGraph& /* graph */)
     return GetInstanceTypeId().GetName() + " cannot describe its iterations as a graph yet";
 }
 
+uint32_t
+TrainingApplication::BeginGraph(WorkloadGraph& graph, const std::string& groupName) const
+{
+    const uint32_t n = m_comm->GetSize();
+    graph = WorkloadGraph();
+    graph.source = GetInstanceTypeId().GetName();
+    graph.nodes.assign(n, {});
+    std::vector<uint32_t> ranks(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        ranks[r] = r;
+    }
+    return graph.AddGroup(ranks, groupName);
+}
+
 nlohmann::json
 TrainingApplication::GetResults() const
 {

@@ -127,6 +127,13 @@ class TrainingApplication : public Application
      */
     void WatchCommunicator(Ptr<Communicator> comm);
     /**
+     * Begin DescribeIteration's graph: emptied, named after the application, one
+     * (empty) node list per rank of the group, and the group of every rank.
+     * \param graph the graph \param groupName the group's name in it
+     * \return the group's index in graph.groups
+     */
+    uint32_t BeginGraph(WorkloadGraph& graph, const std::string& groupName) const;
+    /**
      * \param collective "AllReduce", "AlltoAllv", ...
      * \return a new operation of the collective's algorithm, not started
      */
