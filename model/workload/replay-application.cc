@@ -230,7 +230,8 @@ ReplayApplication::Start(uint32_t rank, uint32_t index)
         return;
     }
     case WorkloadNode::NOOP:
-        Finish(rank, index);
+        // Through the scheduler: a long chain of such nodes must not nest calls.
+        Simulator::ScheduleNow(&ReplayApplication::Finish, this, rank, index);
         return;
     case WorkloadNode::RECV:
         Account(rank, m_ranks[rank].computing, +1);
