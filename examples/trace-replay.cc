@@ -12,7 +12,8 @@
 // communicating while not computing (exposed); the slowest rank and the critical
 // path that ended the iteration; and per kind of traffic (TP, DP, EP, PP for SimAI;
 // each collective and point-to-point for Chakra) the operations, bytes and time.
-// Writes the results as JSON and CSV in --resultsDir.
+// Writes the results as JSON and CSV in --resultsDir; --writeChakra=PREFIX also
+// writes the workload read as Chakra traces (a SimAI file converted).
 //
 //   ./trace-replay --simai=workload.txt --gpusPerServer=8 --hostsPerLeaf=16
 //   ./trace-replay --chakra=traces/all_reduce --fabric=ethernet
