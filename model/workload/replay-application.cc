@@ -139,7 +139,6 @@ ReplayApplication::DoStartIteration()
         {
             m_nodes[r][i].waiting = g.depCount[r][i];
         }
-        m_ranks[r].nodesLeft = static_cast<uint32_t>(g.nodes[r].size());
         m_ranks[r].lastChange = now;
         m_ranks[r].finish = now;
     }
@@ -234,13 +233,13 @@ ReplayApplication::Start(uint32_t rank, uint32_t index)
         Simulator::ScheduleNow(&ReplayApplication::Finish, this, rank, index);
         return;
     case WorkloadNode::RECV:
-        Account(rank, m_ranks[rank].computing, +1);
         state.reached = true;
         if (state.arrived)
         {
-            Account(rank, m_ranks[rank].computing, -1);
-            Finish(rank, index);
+            Finish(rank, index); // the message is here: no time spent receiving
+            return;
         }
+        Account(rank, m_ranks[rank].computing, +1);
         return;
     }
 }
@@ -373,7 +372,6 @@ ReplayApplication::Finish(uint32_t rank, uint32_t index)
     RankState& s = m_ranks[rank];
     s.finish = state.end;
     s.last = index;
-    s.nodesLeft--;
     m_nodesLeft--;
     for (uint32_t next : m_graph->dependents[rank][index])
     {

@@ -133,7 +133,6 @@ class ReplayApplication : public TrainingApplication
         uint32_t lastCompute{NONE};        //!< the compute node that ran last
         uint32_t communicating{0};         //!< communication nodes under way
         Time lastChange;                   //!< when computing or communicating changed
-        uint32_t nodesLeft{0};             //!< nodes not finished
         Time finish;                       //!< when its last node finished
         uint32_t last{NONE};               //!< that node
     };
