@@ -13,7 +13,8 @@
 // Prints each iteration's time, the load imbalance (max / mean tokens per expert
 // and per rank), the dispatch, compute and combine times, and how long each rank
 // waited for the most loaded one; writes the results as JSON and CSV in
-// --resultsDir.
+// --resultsDir. --writeChakra=PREFIX also writes the first iteration as Chakra
+// traces (its AlltoAllv as ALL_TO_ALL with the bytes per peer in split_bytes).
 //
 //   ./expert-parallel
 //   ./expert-parallel --gating=zipf --skew=1.5 --fabric=ethernet
@@ -46,10 +47,12 @@ main(int argc, char* argv[])
             .Count("ranks", "GPUs of the EP group (at least 2)", "16", 2, WorkloadOptions::HOSTS)
             .Word("gpus", "the group's GPUs, --ranks of them (0-7); empty: GPUs 0 .. ranks-1", "");
     ExpertParallelOptions workload;
+    ChakraOutputOption chakra;
 
     CommandLine cmd(__FILE__);
     group.AddToCommandLine(cmd);
     workload.AddToCommandLine(cmd);
+    chakra.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
@@ -59,6 +62,7 @@ main(int argc, char* argv[])
     group.Parse(input, options.cluster.GetHosts());
     const auto ranks = static_cast<uint32_t>(group.GetNumber("ranks"));
     workload.Parse(input, ranks, "ranks");
+    chakra.Check(input);
     std::vector<uint32_t> firstGpus(ranks);
     for (uint32_t g = 0; g < ranks; ++g)
     {
@@ -78,6 +82,7 @@ main(int argc, char* argv[])
     what << ranks << " GPUs (" << gpus.front() << " .. " << gpus.back()
          << "): " << workload.Describe();
     PrintHeader(options, what.str());
+    chakra.Write(input, *app); // the first iteration's routing
     simulation.Run(apps);
 
     PrintIterationTimes(*app);

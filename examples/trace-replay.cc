@@ -10,8 +10,9 @@
 //
 // Prints, per rank, when it finished and its time computing, communicating and
 // communicating while not computing (exposed); the slowest rank and the critical
-// path that ended the iteration; and per kind of traffic (TP, DP, EP, PP for SimAI;
-// each collective and point-to-point for Chakra) the operations, bytes and time.
+// path that ended the iteration; and per kind of traffic (TP, DP, EP, PP for SimAI
+// and for traces this module wrote; otherwise each process group and point-to-point
+// for Chakra) the operations, bytes and time.
 // Writes the results as JSON and CSV in --resultsDir; --writeChakra=PREFIX also
 // writes the workload read as Chakra traces (a SimAI file converted).
 //
@@ -194,6 +195,10 @@ main(int argc, char* argv[])
     for (uint32_t k = 0; k < shared->trafficNames.size(); ++k)
     {
         const ReplayApplication::TrafficTotals& t = app->GetTrafficTotals(k);
+        if (t.operations == 0)
+        {
+            continue; // a kind the workload does not have (no messages, say)
+        }
         std::printf("    %-14s %8.0f operations %16.0f B %12.3f ms\n",
                     shared->trafficNames[k].c_str(),
                     t.operations / iterations,

@@ -14,7 +14,8 @@
 //
 // Prints the model and layout, each iteration's time, the model FLOP/s achieved
 // per GPU, every stage's bubble, and per kind of traffic its operations' times and
-// bytes; writes the results as JSON and CSV in --resultsDir.
+// bytes; writes the results as JSON and CSV in --resultsDir. --writeChakra=PREFIX
+// also writes the first iteration as Chakra traces, one per GPU.
 //
 //   ./training-job
 //   ./training-job --fabric=ethernet --schedule=gpipe --microbatches=8
@@ -132,6 +133,7 @@ main(int argc, char* argv[])
                   "OverlapGradientReduce")
             .Iterations("1");
     GatingOptions gate;
+    ChakraOutputOption chakra;
 
     CommandLine cmd(__FILE__);
     AddCheckedValue(cmd,
@@ -146,6 +148,7 @@ main(int argc, char* argv[])
     parallelism.AddToCommandLine(cmd);
     job.AddToCommandLine(cmd);
     gate.AddToCommandLine(cmd);
+    chakra.AddToCommandLine(cmd);
     options.AddToCommandLine(cmd);
     cmd.Parse(argc, argv);
 
@@ -229,6 +232,7 @@ main(int argc, char* argv[])
                      " must be above 0 (and at most 1e9)");
     }
     gate.Parse(input);
+    chakra.Check(input);
     std::vector<uint32_t> gpus(n);
     for (uint32_t g = 0; g < n; ++g)
     {
@@ -307,6 +311,7 @@ main(int argc, char* argv[])
          << job.Describe("{microbatches} microbatches, {schedule}, {gpuTflops} TFLOP/s per GPU, "
                          "{iterations} iterations");
     PrintHeader(options, what.str());
+    chakra.Write(input, *app); // MoE layers: the first iteration's routing
     simulation.Run(apps);
 
     PrintIterationTimes(*app);

@@ -11,7 +11,9 @@
 #include "ns3/boolean.h"
 #include "ns3/chakra-trace-reader.h"
 #include "ns3/chakra-trace-writer.h"
+#include "ns3/double.h"
 #include "ns3/ethernet-clos-helper.h"
+#include "ns3/pointer.h"
 #include "ns3/replay-application.h"
 #include "ns3/replay-helper.h"
 #include "ns3/scheduled-fabric-helper.h"
@@ -19,11 +21,17 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/training-application-helper.h"
+#include "ns3/training-job-application.h"
+#include "ns3/training-job-helper.h"
+#include "ns3/transformer-model.h"
+#include "ns3/uinteger.h"
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 
@@ -389,6 +397,45 @@ class BadInputTestCase : public TestCase
                                             "never receives"),
                               std::string::npos,
                               "unmatched send");
+        // An AlltoAllv: each member gives its own row (bytes to each member, summing
+        // to its bytes), so rows of different sums are fine; a row of the wrong
+        // length or sum is not, nor a row on another collective.
+        const auto row = [&](uint64_t id, std::vector<uint64_t> split) {
+            WorkloadNode n = node(id, WorkloadNode::COLLECTIVE, {});
+            n.collective = "AlltoAllv";
+            n.bytes = 0;
+            for (uint64_t b : split)
+            {
+                n.bytes += b;
+            }
+            n.split = std::move(split);
+            return n;
+        };
+        g = twoRanks();
+        g.nodes[0] = {row(1, {100, 300})};
+        g.nodes[1] = {row(1, {0, 50})};
+        NS_TEST_EXPECT_MSG_EQ(g.Link(), "", "uneven rows");
+        g.nodes[1] = {row(1, {0, 50, 1})};
+        NS_TEST_EXPECT_MSG_EQ(g.Link(),
+                              "graph: rank 1 node 1: AlltoAllv with bytes for 3 peers, but its "
+                              "group has 2 members",
+                              "row too long");
+        g.nodes[1] = {row(1, {0, 50})};
+        g.nodes[1][0].bytes = 49;
+        NS_TEST_EXPECT_MSG_EQ(g.Link(),
+                              "graph: rank 1 node 1: AlltoAllv of 49 B whose bytes per peer do "
+                              "not add up to it",
+                              "row sum");
+        g.nodes[1][0].split = {UINT64_MAX, 2};
+        NS_TEST_EXPECT_MSG_NE(g.Link().find("whose bytes per peer do not add up"),
+                              std::string::npos,
+                              "a row that overflows");
+        g.nodes[1] = {node(1, WorkloadNode::COLLECTIVE, {})};
+        g.nodes[1][0].split = {512, 512};
+        NS_TEST_EXPECT_MSG_EQ(g.Link(),
+                              "graph: rank 1 node 1: AllReduce with bytes per peer (only "
+                              "AlltoAllv has them)",
+                              "a row on another collective");
     }
 };
 
@@ -914,7 +961,8 @@ class ChakraRoundTripTestCase : public TestCase
  * forward node then 4 x a backward share and a bucket's AllReduce: 9 nodes, 4
  * operations). The tensor-parallel group: 8 ranks, 2 layers of 2 blocks, 10 us
  * forward and 20 us backward, 256 KiB activations, sequence parallel (8 blocks of
- * a compute, a ReduceScatter and an AllGather: 24 nodes, 16 operations).
+ * a compute, a ReduceScatter and an AllGather: 24 nodes, 16 operations). The
+ * pipeline and the MoE layer: below.
  */
 template <typename FabricHelper>
 class WorkloadRoundTripTestCase : public TestCase
@@ -937,19 +985,44 @@ class WorkloadRoundTripTestCase : public TestCase
                    uint32_t operations,
                    uint32_t ranks = 8)
     {
+        RoundTrip(
+            [&](GpuCluster<FabricHelper>& f) {
+                return helper.Install(f.FirstGpus(ranks), f.collectives);
+            },
+            ranks,
+            nodes,
+            operations);
+    }
+
+    /**
+     * \param install installs the workload on the cluster's GPUs 0 .. ranks - 1
+     * \param ranks its GPUs \param nodes its nodes per rank (0: not checked)
+     * \param operations its collective operations (0: not checked)
+     * \return per kind of traffic, by name: the replay's operations and bytes
+     */
+    std::map<std::string, std::pair<uint64_t, uint64_t>> RoundTrip(
+        const std::function<ApplicationContainer(GpuCluster<FabricHelper>&)>& install,
+        uint32_t ranks,
+        uint32_t nodes,
+        uint32_t operations)
+    {
+        std::map<std::string, std::pair<uint64_t, uint64_t>> traffic;
         const std::string prefix = CreateTempDirFilename("workload");
         Time ran;
         {
             GpuCluster<FabricHelper> f(OneGpuServers());
-            ApplicationContainer apps = helper.Install(f.FirstGpus(ranks), f.collectives);
+            ApplicationContainer apps = install(f);
             Simulator::Run();
             Ptr<TrainingApplication> app = DynamicCast<TrainingApplication>(apps.Get(0));
             NS_TEST_EXPECT_MSG_EQ(app->GetIterationsDone(), 1, "ran");
             ran = app->GetIterationTimes().at(0);
             WorkloadGraph graph;
             NS_TEST_EXPECT_MSG_EQ(app->DescribeIteration(graph), "", "describes itself");
-            NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), ranks * nodes, "nodes per rank");
-            NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), operations, "operations");
+            if (nodes > 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(graph.GetNodeCount(), ranks * nodes, "nodes per rank");
+                NS_TEST_EXPECT_MSG_EQ(graph.operations.size(), operations, "operations");
+            }
             NS_TEST_EXPECT_MSG_EQ(ChakraTraceWriter::Write(graph, prefix), "", "writes");
         }
         WorkloadGraph back;
@@ -957,7 +1030,7 @@ class WorkloadRoundTripTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(problem, "", "reads back");
         if (!problem.empty())
         {
-            return;
+            return traffic;
         }
         GpuCluster<FabricHelper> f(OneGpuServers());
         ReplayHelper replay;
@@ -976,6 +1049,13 @@ class WorkloadRoundTripTestCase : public TestCase
         {
             std::filesystem::remove(prefix + "." + std::to_string(r) + ".et");
         }
+        const WorkloadGraph& replayed = *app->GetGraph();
+        for (uint32_t k = 0; k < replayed.trafficNames.size(); ++k)
+        {
+            traffic[replayed.trafficNames[k]] = {app->GetTrafficTotals(k).operations,
+                                                 app->GetTrafficTotals(k).bytes};
+        }
+        return traffic;
     }
 
     /// The workloads.
@@ -1007,6 +1087,74 @@ class WorkloadRoundTripTestCase : public TestCase
         pp.SetAttribute("BackwardTime", TimeValue(MicroSeconds(20)));
         pp.SetAttribute("Iterations", UintegerValue(1));
         RoundTrip(pp, 40, 0, 4);
+        // A MoE layer of 16 experts on 8 ranks, 64 tokens per rank to 2 experts each
+        // under a skewed gate: per rank a dispatch AlltoAllv, an expert compute and a
+        // combine AlltoAllv (3 nodes, 2 operations), the first iteration's routing.
+        TrainingApplicationHelper ep("ns3::ExpertParallelApplication");
+        ep.SetAttribute("Experts", UintegerValue(16));
+        ep.SetAttribute("TokensPerRank", UintegerValue(64));
+        ep.SetAttribute("BytesPerToken", UintegerValue(8192));
+        ep.SetAttribute("ComputeTimePerToken", TimeValue(NanoSeconds(150)));
+        ep.SetAttribute("Gating", StringValue("ns3::ZipfGating[Exponent=1.2]"));
+        ep.SetAttribute("Iterations", UintegerValue(1));
+        RoundTrip(ep, 3, 2);
+        // The combined job on all 16 GPUs: tp 2 x pp 2 x dp 4, ep 2, a model of 4
+        // layers every second of which is MoE (8 experts, top 2) under a skewed gate,
+        // sequence parallel, 3 microbatches 1F1B, buckets of 1 MiB under the last
+        // backward pass. Per kind of traffic the replay moves what the job moved, in
+        // as many operations.
+        Ptr<TrainingJobApplication> job;
+        const auto traffic = RoundTrip(
+            [&job](GpuCluster<FabricHelper>& f) {
+                Ptr<TransformerModel> model = TransformerModel::CreatePreset("custom");
+                model->SetAttribute("Layers", UintegerValue(4));
+                model->SetAttribute("Hidden", UintegerValue(256));
+                model->SetAttribute("FfnHidden", UintegerValue(1024));
+                model->SetAttribute("Vocabulary", UintegerValue(1000));
+                model->SetAttribute("SequenceLength", UintegerValue(256));
+                model->SetAttribute("Experts", UintegerValue(8));
+                model->SetAttribute("TopK", UintegerValue(2));
+                model->SetAttribute("MoeLayerInterval", UintegerValue(2));
+                TrainingJobHelper helper;
+                helper.SetLayoutAttribute("TensorParallel", UintegerValue(2));
+                helper.SetLayoutAttribute("PipelineParallel", UintegerValue(2));
+                helper.SetLayoutAttribute("DataParallel", UintegerValue(4));
+                helper.SetLayoutAttribute("ExpertParallel", UintegerValue(2));
+                helper.SetAttribute("Model", PointerValue(model));
+                helper.SetAttribute("Microbatches", UintegerValue(3));
+                helper.SetAttribute("GpuFlopRate", DoubleValue(1e13));
+                helper.SetAttribute("SequenceParallel", BooleanValue(true));
+                helper.SetAttribute("BucketBytes", UintegerValue(1 << 20));
+                helper.SetAttribute("Gating", StringValue("ns3::ZipfGating[Exponent=1.2]"));
+                helper.SetAttribute("Iterations", UintegerValue(1));
+                std::vector<uint32_t> gpus(16);
+                std::iota(gpus.begin(), gpus.end(), 0);
+                ApplicationContainer apps = helper.Install(gpus, f.collectives);
+                job = DynamicCast<TrainingJobApplication>(apps.Get(0));
+                job->AssignStreams(7);
+                return apps;
+            },
+            16,
+            0,
+            0);
+        const std::vector<std::pair<std::string, TrainingJobApplication::Traffic>> kinds{
+            {"tp", TrainingJobApplication::TP_TRAFFIC},
+            {"pp", TrainingJobApplication::PP_TRAFFIC},
+            {"ep", TrainingJobApplication::EP_TRAFFIC},
+            {"dp", TrainingJobApplication::DP_TRAFFIC}};
+        for (const auto& [name, kind] : kinds)
+        {
+            const auto it = traffic.find(name);
+            NS_TEST_EXPECT_MSG_EQ((it != traffic.end()), true, name << " replayed");
+            if (it != traffic.end())
+            {
+                NS_TEST_EXPECT_MSG_EQ(it->second.first,
+                                      job->GetOperationTimes(kind).GetCount(),
+                                      name << " operations");
+                NS_TEST_EXPECT_MSG_EQ(it->second.second, job->GetBytes(kind), name << " bytes");
+                NS_TEST_EXPECT_MSG_GT(it->second.second, 0, name << " moved bytes");
+            }
+        }
     }
 };
 

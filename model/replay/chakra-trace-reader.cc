@@ -100,6 +100,26 @@ GetText(const ChakraProtoMsg::Node& node, const std::string& name)
     return "";
 }
 
+/**
+ * \param node a Chakra node \param split filled with its split_bytes attribute
+ * \return whether it has one (a list of bytes per peer, which this module's writer
+ *         adds to an uneven ALL_TO_ALL)
+ */
+bool
+GetSplit(const ChakraProtoMsg::Node& node, std::vector<uint64_t>& split)
+{
+    for (const auto& attr : node.attr())
+    {
+        if (attr.name() == "split_bytes" &&
+            attr.value_case() == ChakraProtoMsg::AttributeProto::kUint64List)
+        {
+            split.assign(attr.uint64_list().values().begin(), attr.uint64_list().values().end());
+            return true;
+        }
+    }
+    return false;
+}
+
 /// A collective whose group is known only once every file has been read.
 struct PendingCollective
 {
@@ -335,7 +355,9 @@ ChakraTraceReader::Read(const std::string& prefix,
             node.label = graph.AddLabel(et.name());
             node.deps.assign(et.data_deps().begin(), et.data_deps().end());
             node.deps.insert(node.deps.end(), et.ctrl_deps().begin(), et.ctrl_deps().end());
-            node.traffic = p2p;
+            // This module's writer names each message's and collective's kind.
+            const std::string trafficName = GetText(et, "traffic");
+            node.traffic = trafficName.empty() ? p2p : graph.AddTraffic(trafficName);
             const std::string where =
                 path + ": node " + std::to_string(et.id()) + " (" + et.name() + ")";
             int64_t value = 0;
@@ -420,6 +442,10 @@ ChakraTraceReader::Read(const std::string& prefix,
                 node.kind = WorkloadNode::COLLECTIVE;
                 node.collective = it->second;
                 node.bytes = type == ChakraProtoMsg::BARRIER ? 0 : static_cast<uint64_t>(bytes);
+                if (type == ChakraProtoMsg::ALL_TO_ALL && GetSplit(et, node.split))
+                {
+                    node.collective = "AlltoAllv"; // uneven: the bytes to each peer
+                }
                 pending.push_back({r,
                                    static_cast<uint32_t>(nodes.size()),
                                    GetText(et, "pg_name"),
@@ -482,8 +508,11 @@ ChakraTraceReader::Read(const std::string& prefix,
             members = it->second;
             traffic = "pg " + c.pg;
         }
-        node.group = graph.AddGroup(members, traffic == "world" ? "world" : traffic);
-        node.traffic = graph.AddTraffic(traffic);
+        node.group = graph.AddGroup(members, traffic);
+        if (node.traffic == p2p)
+        {
+            node.traffic = graph.AddTraffic(traffic); // not named by the file: its group
+        }
         if (c.perRank)
         {
             node.bytes *= members.size();

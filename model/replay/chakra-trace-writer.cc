@@ -61,6 +61,7 @@ ChakraTraceWriter::Write(const WorkloadGraph& graph, const std::string& prefix)
         {"AllGather", ChakraProtoMsg::ALL_GATHER},
         {"Broadcast", ChakraProtoMsg::BROADCAST},
         {"AlltoAll", ChakraProtoMsg::ALL_TO_ALL},
+        {"AlltoAllv", ChakraProtoMsg::ALL_TO_ALL}, // with split_bytes
         {"ReduceScatter", ChakraProtoMsg::REDUCE_SCATTER},
         {"Barrier", ChakraProtoMsg::BARRIER},
     };
@@ -159,6 +160,14 @@ ChakraTraceWriter::Write(const WorkloadGraph& graph, const std::string& prefix)
                            std::to_string(members) + " ranks";
                 }
                 AddAttribute(et, "pg_name")->set_string_val(pgName[node.group]);
+                if (!node.split.empty())
+                {
+                    auto* split = AddAttribute(et, "split_bytes")->mutable_uint64_list();
+                    for (uint64_t b : node.split)
+                    {
+                        split->add_values(b);
+                    }
+                }
                 break;
             }
             case WorkloadNode::SEND:
@@ -173,6 +182,11 @@ ChakraTraceWriter::Write(const WorkloadGraph& graph, const std::string& prefix)
             case WorkloadNode::NOOP:
                 et.set_type(ChakraProtoMsg::INVALID_NODE);
                 break;
+            }
+            if (node.kind != WorkloadNode::COMPUTE && node.kind != WorkloadNode::NOOP)
+            {
+                // The kind of traffic (TP, DP, ...), which Chakra does not record.
+                AddAttribute(et, "traffic")->set_string_val(graph.trafficNames[node.traffic]);
             }
             put(et);
         }

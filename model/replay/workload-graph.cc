@@ -14,6 +14,44 @@
 namespace ns3
 {
 
+namespace
+{
+/**
+ * \param node a collective node \param members its group's size
+ * \return "" or why its split does not fit: an AlltoAllv's lists every member's bytes
+ *         and sums to its bytes; no other collective has one
+ */
+std::string
+CheckSplit(const WorkloadNode& node, std::size_t members)
+{
+    if (node.collective != "AlltoAllv")
+    {
+        return node.split.empty() ? ""
+                                  : node.collective + " with bytes per peer (only AlltoAllv "
+                                                      "has them)";
+    }
+    std::ostringstream problem;
+    if (node.split.size() != members)
+    {
+        problem << "AlltoAllv with bytes for " << node.split.size() << " peers, but its group has "
+                << members << " members";
+        return problem.str();
+    }
+    uint64_t sum = 0;
+    bool fits = true;
+    for (uint64_t b : node.split)
+    {
+        fits = fits && b <= node.bytes - sum; // sum never passes bytes, so no overflow
+        sum += fits ? b : 0;
+    }
+    if (!fits || sum != node.bytes)
+    {
+        problem << "AlltoAllv of " << node.bytes << " B whose bytes per peer do not add up to it";
+    }
+    return problem.str();
+}
+} // namespace
+
 uint32_t
 WorkloadGraph::GetRanks() const
 {
@@ -200,6 +238,11 @@ WorkloadGraph::Link()
                     return Describe(r, i) + ": a collective over group " + groupNames[node.group] +
                            ", which does not include rank " + std::to_string(r);
                 }
+                const std::string splitProblem = CheckSplit(node, groups[node.group].size());
+                if (!splitProblem.empty())
+                {
+                    return Describe(r, i) + ": " + splitProblem;
+                }
                 byGroup[node.group][it->second].push_back(i);
             }
             else if (node.kind == WorkloadNode::SEND || node.kind == WorkloadNode::RECV)
@@ -247,7 +290,9 @@ WorkloadGraph::Link()
             {
                 const uint32_t r = groups[g][m];
                 const WorkloadNode& node = nodes[r][members[m][k]];
-                if (node.collective != first.collective || node.bytes != first.bytes)
+                // An AlltoAllv's members each give their own row, so their bytes differ.
+                const bool uneven = node.collective == "AlltoAllv";
+                if (node.collective != first.collective || (!uneven && node.bytes != first.bytes))
                 {
                     problem << Describe(r, members[m][k]) << ": " << node.collective << " of "
                             << node.bytes << " B, but rank " << groups[g][0]

@@ -34,16 +34,20 @@ struct WorkloadNode
         NOOP,       //!< finishes at once (a node of a kind not modelled, kept for its edges)
     };
 
-    uint64_t id{0};             //!< the node's id in its file (unique per rank)
-    uint32_t label{0};          //!< its name: index into WorkloadGraph::labels
-    Kind kind{COMPUTE};         //!< what it does
-    Time duration;              //!< COMPUTE: how long (if Flops is 0)
-    double flops{0};            //!< COMPUTE: floating-point operations (> 0: at the GPU's rate)
-    std::string collective;     //!< COLLECTIVE: the module's name ("AllReduce", ...)
-    uint64_t bytes{0};          //!< COLLECTIVE: S as nccl-tests counts it; SEND, RECV: bytes
-    uint32_t group{0};          //!< COLLECTIVE: index into WorkloadGraph::groups
-    uint32_t peer{0};           //!< SEND: destination rank; RECV: source rank
-    int64_t tag{0};             //!< SEND, RECV: matched with the other end's tag
+    uint64_t id{0};         //!< the node's id in its file (unique per rank)
+    uint32_t label{0};      //!< its name: index into WorkloadGraph::labels
+    Kind kind{COMPUTE};     //!< what it does
+    Time duration;          //!< COMPUTE: how long (if Flops is 0)
+    double flops{0};        //!< COMPUTE: floating-point operations (> 0: at the GPU's rate)
+    std::string collective; //!< COLLECTIVE: the module's name ("AllReduce", ...)
+    uint64_t bytes{0};      //!< COLLECTIVE: S as nccl-tests counts it (AlltoAllv: this
+                            //!< rank's sum of split); SEND, RECV: bytes
+    uint32_t group{0};      //!< COLLECTIVE: index into WorkloadGraph::groups
+    uint32_t peer{0};       //!< SEND: destination rank; RECV: source rank
+    int64_t tag{0};         //!< SEND, RECV: matched with the other end's tag
+    /// COLLECTIVE "AlltoAllv" only: bytes this rank sends to each member of the group,
+    /// in group order (its own entry a local copy); empty otherwise
+    std::vector<uint64_t> split;
     uint32_t traffic{0};        //!< index into WorkloadGraph::trafficNames
     std::vector<uint64_t> deps; //!< ids of this rank's nodes that must finish first
 };
@@ -57,9 +61,10 @@ struct WorkloadNode
  * Ranks are the job's ranks 0 .. N-1 (the application maps them to GPUs). A group
  * lists ranks in its own rank order. Collectives match across a group by order: the
  * k-th collective node of every member naming a group is one operation, so the
- * members must agree on its collective and bytes. Point-to-point messages match by
- * order too: the k-th SEND from a to b with a tag is the k-th RECV of b from a with
- * that tag, and both give the same bytes.
+ * members must agree on its collective and bytes; in an AlltoAllv each member gives
+ * its own row of the matrix instead (WorkloadNode::split, summing to its bytes).
+ * Point-to-point messages match by order too: the k-th SEND from a to b with a tag
+ * is the k-th RECV of b from a with that tag, and both give the same bytes.
  *
  * Link() checks all that before anything runs and returns the first problem, naming
  * the rank and node: a dependency on a node that does not exist, a dependency cycle,

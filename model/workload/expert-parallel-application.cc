@@ -16,6 +16,7 @@
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-graph.h"
 
 #include <algorithm>
 #include <limits>
@@ -367,11 +368,68 @@ ExpertParallelApplication::CreateAlltoAllv(const TokenMatrix& tokens) const
     return op;
 }
 
+std::string
+ExpertParallelApplication::DescribeIteration(WorkloadGraph& graph)
+{
+    NS_LOG_FUNCTION(this);
+    if (m_tokensHistory.empty())
+    {
+        DrawRouting(); // the first iteration's, which DoStartIteration then keeps
+    }
+    const TokenMatrix& tokens = m_tokensHistory.front();
+    const auto n = static_cast<uint32_t>(tokens.size());
+    const uint32_t group = BeginGraph(graph, "expert parallel");
+    const uint32_t traffic = graph.AddTraffic("EP");
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        std::vector<WorkloadNode>& nodes = graph.nodes[r];
+        // direction 0: dispatch, row r; 1: combine, column r (the transposed matrix).
+        for (uint32_t direction = 0; direction < 2; ++direction)
+        {
+            WorkloadNode exchange;
+            exchange.kind = WorkloadNode::COLLECTIVE;
+            exchange.id = nodes.size();
+            exchange.label = graph.AddLabel(direction == 0 ? "dispatch" : "combine");
+            exchange.collective = "AlltoAllv";
+            exchange.group = group;
+            exchange.traffic = traffic;
+            for (uint32_t peer = 0; peer < n; ++peer)
+            {
+                const uint64_t count = direction == 0 ? tokens[r][peer] : tokens[peer][r];
+                exchange.split.push_back(count * m_bytesPerToken);
+                exchange.bytes += exchange.split.back();
+            }
+            if (direction == 1)
+            {
+                // The expert compute between them: the tokens rank r received.
+                WorkloadNode compute;
+                compute.kind = WorkloadNode::COMPUTE;
+                compute.id = nodes.size();
+                compute.label = graph.AddLabel("expert compute");
+                compute.duration =
+                    m_computeTimePerToken * static_cast<int64_t>(exchange.bytes / m_bytesPerToken);
+                compute.deps = {compute.id - 1};
+                nodes.push_back(compute);
+                exchange.id = nodes.size();
+                exchange.deps = {compute.id};
+            }
+            nodes.push_back(exchange);
+        }
+    }
+    graph.description = {{"workload", "expert parallel"},
+                         {"experts", std::to_string(m_experts)},
+                         {"routing", "of the first iteration"}};
+    return graph.Link();
+}
+
 void
 ExpertParallelApplication::DoStartIteration()
 {
     NS_LOG_FUNCTION(this << GetIteration());
-    DrawRouting();
+    if (m_tokensHistory.size() == GetIteration())
+    {
+        DrawRouting(); // else DescribeIteration drew it ahead, into m_tokens
+    }
     Ptr<CollectiveOperation> dispatch = CreateAlltoAllv(m_tokens);
     const uint64_t bytes = DynamicCast<PairwiseAlltoAllv>(dispatch)->GetMatrixBytes();
     dispatch->Start(m_comm, bytes, MakeCallback(&ExpertParallelApplication::DispatchDone, this));

@@ -111,6 +111,17 @@ class ExpertParallelApplication : public TrainingApplication
     /// end of its own expert compute to the end of the slowest rank's
     Time GetWaitTime(uint32_t rank) const;
 
+    /**
+     * The first iteration: per rank the dispatch AlltoAllv (its row of the token
+     * matrix x BytesPerToken), its expert compute, and the combine AlltoAllv. Draws
+     * the first iteration's routing now if it is not drawn yet; the run then uses
+     * that draw. Later iterations draw other routings, which a replay of this one
+     * iteration does not repeat.
+     * \param graph filled and linked
+     * \return "" or the graph's problem
+     */
+    std::string DescribeIteration(WorkloadGraph& graph) override;
+
   protected:
     /// Release the gating and the random stream.
     void DoDispose() override;

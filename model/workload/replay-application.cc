@@ -9,6 +9,7 @@
 #include "ns3/double.h"
 #include "ns3/gpu-compute.h"
 #include "ns3/log.h"
+#include "ns3/pairwise-all-to-all-v.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -110,6 +111,21 @@ ReplayApplication::DoSetup()
     NS_ABORT_MSG_IF(!(m_computeScale >= 0) || !std::isfinite(m_computeScale),
                     "ReplayApplication: ComputeScale " << m_computeScale
                                                        << " must not be negative and finite");
+    for (const WorkloadGraph::Operation& o : g.operations)
+    {
+        const WorkloadNode& first = g.nodes[g.groups[o.group][0]][o.member[0]];
+        if (first.collective == "AlltoAllv")
+        {
+            Ptr<CollectiveOperation> probe = CreateOperation("AlltoAllv");
+            NS_ABORT_MSG_IF(!DynamicCast<PairwiseAlltoAllv>(probe),
+                            "ReplayApplication: " << g.source
+                                                  << " has AlltoAllv, but its algorithm "
+                                                  << probe->GetInstanceTypeId().GetName()
+                                                  << " is not a PairwiseAlltoAllv (it takes no "
+                                                     "matrix)");
+            break;
+        }
+    }
     m_groups.clear();
     for (const auto& ranks : g.groups)
     {
@@ -299,7 +315,25 @@ ReplayApplication::StartOperation(uint32_t op)
     const WorkloadNode& node = m_graph->nodes[m_graph->groups[o.group][0]][o.member[0]];
     m_operations[op].start = Simulator::Now();
     m_trafficIteration[node.traffic].operations++;
-    const uint64_t bytes = ScaleBytes(node.bytes);
+    Ptr<CollectiveOperation> collective = CreateOperation(node.collective);
+    uint64_t bytes = ScaleBytes(node.bytes);
+    if (node.collective == "AlltoAllv")
+    {
+        // Row m of the matrix is member m's split; S is the largest row sum.
+        PairwiseAlltoAllv::Matrix matrix;
+        for (uint32_t m = 0; m < o.member.size(); ++m)
+        {
+            const uint32_t rank = m_graph->groups[o.group][m];
+            matrix.push_back(m_graph->nodes[rank][o.member[m]].split);
+            for (uint64_t& b : matrix.back())
+            {
+                b = ScaleBytes(b);
+            }
+        }
+        Ptr<PairwiseAlltoAllv> v = DynamicCast<PairwiseAlltoAllv>(collective);
+        v->SetMatrix(matrix);
+        bytes = v->GetMatrixBytes();
+    }
     if (!m_groups[o.group] || bytes == 0)
     {
         NS_LOG_LOGIC(node.collective << " over group " << m_graph->groupNames[o.group]
@@ -308,10 +342,9 @@ ReplayApplication::StartOperation(uint32_t op)
         return;
     }
     m_trafficIteration[node.traffic].bytes += bytes;
-    CreateOperation(node.collective)
-        ->Start(m_groups[o.group],
-                bytes,
-                MakeCallback(&ReplayApplication::OperationDone, this, op));
+    collective->Start(m_groups[o.group],
+                      bytes,
+                      MakeCallback(&ReplayApplication::OperationDone, this, op));
 }
 
 void

@@ -24,6 +24,7 @@
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+#include "ns3/workload-graph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -382,9 +383,13 @@ TrainingJobApplication::DoStartIteration()
         rep.bucketsLeft = 0;
         rep.passesDone = false;
     }
-    m_routing.assign(
-        m_moe.size(),
-        std::vector<std::vector<std::vector<std::vector<uint64_t>>>>(m_model->GetMoeLayers()));
+    if (!m_routingDrawnAhead)
+    {
+        m_routing.assign(
+            m_moe.size(),
+            std::vector<std::vector<std::vector<std::vector<uint64_t>>>>(m_model->GetMoeLayers()));
+    }
+    m_routingDrawnAhead = false;
     m_buckets.clear();
     m_iterationBytes.fill(0);
     m_replicasLeft = static_cast<uint32_t>(m_replicas.size());
@@ -393,6 +398,300 @@ TrainingJobApplication::DoStartIteration()
     {
         TryRun(r);
     }
+}
+
+std::string
+TrainingJobApplication::DescribeIteration(WorkloadGraph& graph)
+{
+    NS_LOG_FUNCTION(this);
+    if (m_model->GetExperts() > 0 && m_ep > 1)
+    {
+        if (m_routing.empty())
+        {
+            // Before the run: draw the first iteration's routing, which it keeps.
+            m_routing.assign(m_moe.size(),
+                             std::vector<std::vector<std::vector<std::vector<uint64_t>>>>(
+                                 m_model->GetMoeLayers()));
+            m_routingDrawnAhead = true;
+        }
+        for (uint32_t set = 0; set < m_moe.size(); ++set)
+        {
+            for (uint32_t layer = 0; layer < m_model->GetMoeLayers(); ++layer)
+            {
+                if (m_routing[set][layer].empty())
+                {
+                    DrawRouting(set, layer);
+                }
+            }
+        }
+    }
+    BeginGraph(graph, "job");
+    std::array<uint32_t, N_TRAFFIC> traffic;
+    for (uint32_t k = 0; k < N_TRAFFIC; ++k)
+    {
+        traffic[k] = graph.AddTraffic(TrafficName(k));
+    }
+    const uint32_t barrierTraffic = graph.AddTraffic("ep barrier");
+    const auto rankOf = [this](uint32_t t, uint32_t stage, uint32_t dp) {
+        return m_layout->GetJobIndex(m_layout->GetGpu(t, stage, dp));
+    };
+    // The graph's group of a GPU's group of a dimension.
+    const auto groupOf = [&](JobLayout::Dimension dimension, uint32_t rank) {
+        const uint32_t gpu = m_layout->GetGpus()[rank];
+        std::vector<uint32_t> ranks;
+        for (uint32_t member :
+             m_layout->GetGroup(dimension, m_layout->GetGroupIndex(dimension, gpu)))
+        {
+            ranks.push_back(m_layout->GetJobIndex(member));
+        }
+        return graph.AddGroup(ranks,
+                              JobLayout::GetDimensionName(dimension) + " " +
+                                  std::to_string(m_layout->GetGroupIndex(dimension, gpu)));
+    };
+    // Per rank: its last node on the chain of passes (none before the first).
+    const uint64_t none = UINT64_MAX;
+    std::vector<uint64_t> last(m_comm->GetSize(), none);
+    // Add a node to a rank: after its last node (and extra dependencies); on the
+    // chain (the next node waits for it) unless a side branch (sends, buckets).
+    const auto add = [&](uint32_t rank, WorkloadNode node, bool chain = true) {
+        std::vector<WorkloadNode>& nodes = graph.nodes[rank];
+        node.id = nodes.size();
+        if (last[rank] != none)
+        {
+            node.deps.push_back(last[rank]);
+        }
+        nodes.push_back(node);
+        if (chain)
+        {
+            last[rank] = node.id;
+        }
+        return node.id;
+    };
+    const auto compute = [&](const std::string& label, Time duration) {
+        WorkloadNode node;
+        node.kind = WorkloadNode::COMPUTE;
+        node.label = graph.AddLabel(label);
+        node.duration = duration;
+        return node;
+    };
+    const auto collective =
+        [&](const std::string& name, uint64_t bytes, uint32_t group, uint32_t k) {
+            WorkloadNode node;
+            node.kind = WorkloadNode::COLLECTIVE;
+            node.label = graph.AddLabel(name);
+            node.collective = name;
+            node.bytes = bytes;
+            node.group = group;
+            node.traffic = k;
+            return node;
+        };
+    // An EP set's ranks (every TP rank of its replicas): the barriers' group.
+    std::vector<uint32_t> setGroup(m_moe.size());
+    for (uint32_t set = 0; set < m_moe.size(); ++set)
+    {
+        std::vector<uint32_t> ranks;
+        for (uint32_t r : m_moe[set].replicas)
+        {
+            for (uint32_t t = 0; t < m_tp; ++t)
+            {
+                ranks.push_back(rankOf(t, m_replicas[r].stage, m_replicas[r].dp));
+            }
+        }
+        setGroup[set] = graph.AddGroup(ranks, "EP set " + std::to_string(set));
+    }
+    const uint64_t tokenBytes = m_model->GetTokenBytes();
+    const uint64_t activation = m_model->GetActivationBytes();
+    for (uint32_t ri = 0; ri < m_replicas.size(); ++ri)
+    {
+        const Replica& rep = m_replicas[ri];
+        const std::vector<Block>& blocks = m_blocks[rep.stage];
+        const uint32_t set = rep.stage + m_pp * (rep.dp / m_ep);
+        const uint32_t e = rep.dp % m_ep; // the replica's EP rank in its set
+        uint64_t dense = 0;
+        uint64_t expert = 0;
+        // The same bucketing as FillBuckets: full buckets, dense then expert; when
+        // flushing, then what is left, dense then expert.
+        const auto bucket = [&](bool isExpert, uint64_t bytes) {
+            const uint32_t members = isExpert ? m_dp / m_ep : m_dp;
+            (isExpert ? expert : dense) -= bytes;
+            for (uint32_t t = 0; t < m_tp && members > 1; ++t)
+            {
+                const uint32_t rank = rankOf(t, rep.stage, rep.dp);
+                const auto dimension = isExpert ? JobLayout::EXPERT_DATA : JobLayout::DATA;
+                add(rank,
+                    collective("AllReduce", bytes, groupOf(dimension, rank), traffic[DP_TRAFFIC]),
+                    false);
+            }
+        };
+        const auto buckets = [&](bool flush) {
+            for (const bool isExpert : {false, true})
+            {
+                while ((isExpert ? expert : dense) >= m_bucketBytes)
+                {
+                    bucket(isExpert, m_bucketBytes);
+                }
+            }
+            for (const bool isExpert : {false, true})
+            {
+                const uint64_t left = isExpert ? expert : dense;
+                if (flush && left > 0)
+                {
+                    bucket(isExpert, left);
+                }
+            }
+        };
+        for (uint32_t p = 0; p < rep.passes.size(); ++p)
+        {
+            const PipelineSchedule::Pass& pass = rep.passes[p];
+            const std::string what = std::string(pass.forward ? "forward " : "backward ") +
+                                     std::to_string(pass.microbatch);
+            const bool receives = pass.forward ? rep.stage > 0 : rep.stage + 1 < m_pp;
+            std::vector<uint64_t> input(m_tp, none);
+            for (uint32_t t = 0; t < m_tp && receives; ++t)
+            {
+                const uint32_t rank = rankOf(t, rep.stage, rep.dp);
+                WorkloadNode recv;
+                recv.kind = WorkloadNode::RECV;
+                recv.label = graph.AddLabel((pass.forward ? "activation " : "gradient ") +
+                                            std::to_string(pass.microbatch));
+                recv.bytes = std::max<uint64_t>(1, activation / m_tp);
+                recv.peer = rankOf(t, pass.forward ? rep.stage - 1 : rep.stage + 1, rep.dp);
+                recv.tag = pass.forward ? 0 : 1;
+                recv.traffic = traffic[PP_TRAFFIC];
+                recv.id = graph.nodes[rank].size();
+                graph.nodes[rank].push_back(recv);
+                input[t] = recv.id;
+            }
+            // The pass's first node also waits for its input.
+            const auto first = [&](uint32_t t, WorkloadNode node) {
+                if (input[t] != none)
+                {
+                    node.deps.push_back(input[t]);
+                    input[t] = none;
+                }
+                return node;
+            };
+            for (uint32_t b = 0; b < blocks.size(); ++b)
+            {
+                const Block& block = blocks[pass.forward ? b : blocks.size() - 1 - b];
+                const std::string layer = what + " layer " + std::to_string(block.layer);
+                for (uint32_t t = 0; t < m_tp; ++t)
+                {
+                    const uint32_t rank = rankOf(t, rep.stage, rep.dp);
+                    const uint32_t tpGroup = groupOf(JobLayout::TENSOR, rank);
+                    const auto tensorCollectives = [&](bool gatherOnly) {
+                        if (m_tp == 1)
+                        {
+                            return;
+                        }
+                        if (!gatherOnly)
+                        {
+                            add(rank,
+                                collective(m_sequenceParallel ? "ReduceScatter" : "AllReduce",
+                                           activation,
+                                           tpGroup,
+                                           traffic[TP_TRAFFIC]));
+                        }
+                        if (gatherOnly || m_sequenceParallel)
+                        {
+                            add(rank,
+                                collective("AllGather", activation, tpGroup, traffic[TP_TRAFFIC]));
+                        }
+                    };
+                    if (block.kind != MOE)
+                    {
+                        add(rank,
+                            first(
+                                t,
+                                compute(layer + (block.kind == OUTPUT ? " output" : ""),
+                                        pass.forward ? block.forwardTime : block.forwardTime * 2)));
+                        if (block.kind != OUTPUT)
+                        {
+                            tensorCollectives(false);
+                        }
+                        continue;
+                    }
+                    const double perToken =
+                        m_model->GetMlpForwardFlopsPerToken() * (pass.forward ? 1 : 2);
+                    if (m_ep == 1)
+                    {
+                        add(rank,
+                            first(t,
+                                  compute(layer + " experts",
+                                          FlopsToTime(static_cast<double>(m_tokensPerGpu) *
+                                                      m_model->GetTopK() * perToken))));
+                        tensorCollectives(true);
+                        continue;
+                    }
+                    const auto& tokens = m_routing[set][m_model->GetMoeLayerIndex(block.layer)][t];
+                    const uint32_t epGroup = groupOf(JobLayout::EXPERT, rank);
+                    const auto barrier = [&]() {
+                        if (m_tp > 1)
+                        {
+                            add(rank,
+                                first(t, collective("Barrier", 0, setGroup[set], barrierTraffic)));
+                        }
+                    };
+                    for (const bool combine : {false, true})
+                    {
+                        barrier();
+                        WorkloadNode exchange =
+                            collective("AlltoAllv", 0, epGroup, traffic[EP_TRAFFIC]);
+                        exchange.label =
+                            graph.AddLabel(layer + (combine ? " combine" : " dispatch"));
+                        for (uint32_t peer = 0; peer < m_ep; ++peer)
+                        {
+                            exchange.split.push_back((combine ? tokens[peer][e] : tokens[e][peer]) *
+                                                     tokenBytes);
+                            exchange.bytes += exchange.split.back();
+                        }
+                        add(rank, first(t, exchange));
+                        if (!combine)
+                        {
+                            barrier();
+                            uint64_t received = 0;
+                            for (const auto& row : tokens)
+                            {
+                                received += row[e];
+                            }
+                            add(rank,
+                                compute(layer + " experts",
+                                        FlopsToTime(static_cast<double>(received) * perToken)));
+                        }
+                    }
+                    tensorCollectives(true);
+                }
+                // Gradients count once, in the last (backward) pass, as BlockDone does.
+                if (p + 1 == rep.passes.size())
+                {
+                    dense += block.denseGradient;
+                    expert += block.expertGradient;
+                    if (m_overlapGradientReduce)
+                    {
+                        buckets(false);
+                    }
+                }
+            }
+            const bool sends = pass.forward ? rep.stage + 1 < m_pp : rep.stage > 0;
+            for (uint32_t t = 0; t < m_tp && sends; ++t)
+            {
+                WorkloadNode send;
+                send.kind = WorkloadNode::SEND;
+                send.label = graph.AddLabel((pass.forward ? "activation " : "gradient ") +
+                                            std::to_string(pass.microbatch));
+                send.bytes = std::max<uint64_t>(1, activation / m_tp);
+                send.peer = rankOf(t, pass.forward ? rep.stage + 1 : rep.stage - 1, rep.dp);
+                send.tag = pass.forward ? 0 : 1;
+                send.traffic = traffic[PP_TRAFFIC];
+                add(rankOf(t, rep.stage, rep.dp), send, false);
+            }
+        }
+        buckets(true);
+    }
+    graph.description = {{"workload", "training job"},
+                         {"layout", m_layout->ToString()},
+                         {"microbatches", std::to_string(m_microbatches)}};
+    return graph.Link();
 }
 
 void

@@ -146,6 +146,21 @@ class TrainingJobApplication : public TrainingApplication
     /// \return model FLOPs of one iteration (TransformerModel, x microbatches x dp)
     double GetIterationFlops() const;
 
+    /**
+     * One iteration as a graph per GPU (job rank), replaying as the job runs: per
+     * pass, after the receive of its input, every block's compute and TP collectives;
+     * per MoE block the dispatch AlltoAllv over the GPU's EP group, the expert
+     * compute and the combine AlltoAllv, with (TP > 1) a Barrier of the EP set
+     * (the stage replicas of the EP group, every TP rank) before the dispatch, the
+     * compute and the combine, since the job starts each when the whole set is ready;
+     * the pass's send; the gradient buckets' AllReduces where they start. The routing
+     * is the iteration's under way or last run; before the run, the first
+     * iteration's, drawn now (the run keeps it).
+     * \param graph filled and linked
+     * \return "" or the graph's problem
+     */
+    std::string DescribeIteration(WorkloadGraph& graph) override;
+
   protected:
     /// Release the model, layout, group communicators, schedule, gating, random stream, replicas
     /// and rendezvous.
@@ -309,9 +324,10 @@ class TrainingJobApplication : public TrainingApplication
     std::vector<Bucket> m_buckets;                    //!< this iteration's, by id
     /// per EP set, MoE layer, tp index: this iteration's routing (empty: not drawn)
     std::vector<std::vector<std::vector<std::vector<std::vector<uint64_t>>>>> m_routing;
-    uint32_t m_tokensPerGpu{0}; //!< MoE tokens each GPU routes
-    uint32_t m_replicasLeft{0}; //!< replicas not done this iteration
-    Time m_lastPassEnd;         //!< the iteration's last pass end
+    bool m_routingDrawnAhead{false}; //!< DescribeIteration drew the next iteration's
+    uint32_t m_tokensPerGpu{0};      //!< MoE tokens each GPU routes
+    uint32_t m_replicasLeft{0};      //!< replicas not done this iteration
+    Time m_lastPassEnd;              //!< the iteration's last pass end
 
     // Metrics
     std::array<SampleStatistics, N_TRAFFIC> m_operationTimes;            //!< per Traffic
