@@ -246,6 +246,12 @@ function(ai_fabric_add_out_of_tree_tests)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-layering.py
                    ${CMAKE_SOURCE_DIR})
 
+  # The test suites spell ns-3's test enums so that every supported release
+  # compiles them (3.42 scoped them).
+  add_test(NAME ai-fabric-test-enums
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-test-enums.py
+                   ${CMAKE_SOURCE_DIR})
+
   # README.md quotes examples/first-cluster.cc as it is (the example itself runs
   # from test/examples-to-run.py).
   add_test(NAME ai-fabric-readme-program

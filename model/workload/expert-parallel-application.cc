@@ -376,7 +376,7 @@ ExpertParallelApplication::DescribeIteration(WorkloadGraph& graph)
     {
         DrawRouting(); // the first iteration's, which DoStartIteration then keeps
     }
-    const TokenMatrix& tokens = m_tokensHistory.front();
+    const TokenMatrix& tokens = m_tokensHistory.back();
     const auto n = static_cast<uint32_t>(tokens.size());
     const uint32_t group = BeginGraph(graph, "expert parallel");
     const uint32_t traffic = graph.AddTraffic("EP");
@@ -418,7 +418,7 @@ ExpertParallelApplication::DescribeIteration(WorkloadGraph& graph)
     }
     graph.description = {{"workload", "expert parallel"},
                          {"experts", std::to_string(m_experts)},
-                         {"routing", "of the first iteration"}};
+                         {"routing", "of iteration " + std::to_string(m_tokensHistory.size() - 1)}};
     return graph.Link();
 }
 

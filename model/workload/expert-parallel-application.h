@@ -112,11 +112,11 @@ class ExpertParallelApplication : public TrainingApplication
     Time GetWaitTime(uint32_t rank) const;
 
     /**
-     * The first iteration: per rank the dispatch AlltoAllv (its row of the token
-     * matrix x BytesPerToken), its expert compute, and the combine AlltoAllv. Draws
-     * the first iteration's routing now if it is not drawn yet; the run then uses
-     * that draw. Later iterations draw other routings, which a replay of this one
-     * iteration does not repeat.
+     * One iteration: per rank the dispatch AlltoAllv (its row of the token matrix x
+     * BytesPerToken), its expert compute, and the combine AlltoAllv. The routing is
+     * the last drawn; before the run, the first iteration's, drawn now (the run
+     * then uses that draw). Other iterations draw other routings, which a replay
+     * of this one iteration does not repeat.
      * \param graph filled and linked
      * \return "" or the graph's problem
      */

@@ -400,6 +400,361 @@ TrainingJobApplication::DoStartIteration()
     }
 }
 
+/**
+ * DescribeIteration's graph, built one stage replica at a time: per GPU a chain of
+ * nodes (each waits for the one before), with receives, sends and gradient buckets
+ * beside it, in the order and with the sizes the job uses.
+ */
+class TrainingJobApplication::IterationGraph
+{
+  public:
+    /**
+     * Begin the graph: the kinds of traffic, and every EP set's group.
+     * \param job the job (set up, its routing drawn) \param graph the graph
+     */
+    IterationGraph(const TrainingJobApplication& job, WorkloadGraph& graph)
+        : m_job(job),
+          m_graph(graph),
+          m_last(job.m_comm->GetSize(), NONE),
+          m_input(job.m_tp, NONE)
+    {
+        job.BeginGraph(graph, "job");
+        for (uint32_t k = 0; k < N_TRAFFIC; ++k)
+        {
+            m_traffic[k] = graph.AddTraffic(TrafficName(k));
+        }
+        m_barrierTraffic = graph.AddTraffic("ep barrier");
+        for (const MoeStep& set : job.m_moe)
+        {
+            std::vector<uint32_t> ranks;
+            for (uint32_t r : set.replicas)
+            {
+                for (uint32_t t = 0; t < job.m_tp; ++t)
+                {
+                    ranks.push_back(GetRank(t, job.m_replicas[r].stage, job.m_replicas[r].dp));
+                }
+            }
+            m_setGroup.push_back(
+                graph.AddGroup(ranks, "EP set " + std::to_string(m_setGroup.size())));
+        }
+    }
+
+    /// Add every node of a stage replica's GPUs. \param replica the replica
+    void AddReplica(uint32_t replica)
+    {
+        const Replica& rep = m_job.m_replicas[replica];
+        const std::vector<Block>& blocks = m_job.m_blocks[rep.stage];
+        m_dense = 0;
+        m_expert = 0;
+        for (uint32_t p = 0; p < rep.passes.size(); ++p)
+        {
+            const PipelineSchedule::Pass& pass = rep.passes[p];
+            AddMessages(rep, pass, WorkloadNode::RECV);
+            for (uint32_t b = 0; b < blocks.size(); ++b)
+            {
+                const Block& block = blocks[pass.forward ? b : blocks.size() - 1 - b];
+                for (uint32_t t = 0; t < m_job.m_tp; ++t)
+                {
+                    AddBlock(rep, pass, block, t);
+                }
+                // Gradients count once, in the last (backward) pass, as BlockDone does.
+                if (p + 1 == rep.passes.size())
+                {
+                    m_dense += block.denseGradient;
+                    m_expert += block.expertGradient;
+                    if (m_job.m_overlapGradientReduce)
+                    {
+                        AddBuckets(rep, false);
+                    }
+                }
+            }
+            AddMessages(rep, pass, WorkloadNode::SEND);
+        }
+        AddBuckets(rep, true);
+    }
+
+  private:
+    static constexpr uint64_t NONE = UINT64_MAX; //!< no node
+
+    /// \param t TP index \param stage stage \param dp DP index \return the GPU's rank
+    uint32_t GetRank(uint32_t t, uint32_t stage, uint32_t dp) const
+    {
+        return m_job.m_layout->GetJobIndex(m_job.m_layout->GetGpu(t, stage, dp));
+    }
+
+    /// \param dimension a dimension \param rank a GPU \return the graph's group of
+    /// the GPU's group of that dimension
+    uint32_t GetGroup(JobLayout::Dimension dimension, uint32_t rank) const
+    {
+        const JobLayout& layout = *m_job.m_layout;
+        const uint32_t group = layout.GetGroupIndex(dimension, layout.GetGpus()[rank]);
+        std::vector<uint32_t> ranks;
+        for (uint32_t gpu : layout.GetGroup(dimension, group))
+        {
+            ranks.push_back(layout.GetJobIndex(gpu));
+        }
+        return m_graph.AddGroup(ranks,
+                                JobLayout::GetDimensionName(dimension) + " " +
+                                    std::to_string(group));
+    }
+
+    /**
+     * Add a node to a rank, after its last node on the chain and, if it is the first
+     * of a pass, the receive of the pass's input.
+     * \param rank the rank \param node the node \param chain whether the next node
+     * waits for it (not for sends and buckets, which run beside the chain)
+     * \param t the rank's TP index
+     */
+    void Add(uint32_t rank, WorkloadNode node, uint32_t t, bool chain = true)
+    {
+        std::vector<WorkloadNode>& nodes = m_graph.nodes[rank];
+        node.id = nodes.size();
+        if (m_last[rank] != NONE)
+        {
+            node.deps.push_back(m_last[rank]);
+        }
+        if (chain && m_input[t] != NONE)
+        {
+            node.deps.push_back(m_input[t]);
+            m_input[t] = NONE;
+        }
+        if (chain)
+        {
+            m_last[rank] = node.id;
+        }
+        nodes.push_back(std::move(node));
+    }
+
+    /// \param label its name \param duration its time \return a compute node
+    WorkloadNode Compute(const std::string& label, Time duration) const
+    {
+        WorkloadNode node;
+        node.kind = WorkloadNode::COMPUTE;
+        node.label = m_graph.AddLabel(label);
+        node.duration = duration;
+        return node;
+    }
+
+    /**
+     * \param name the collective \param bytes S \param group its group
+     * \param traffic its kind of traffic \return a collective node
+     */
+    WorkloadNode Collective(const std::string& name,
+                            uint64_t bytes,
+                            uint32_t group,
+                            uint32_t traffic) const
+    {
+        WorkloadNode node;
+        node.kind = WorkloadNode::COLLECTIVE;
+        node.label = m_graph.AddLabel(name);
+        node.collective = name;
+        node.bytes = bytes;
+        node.group = group;
+        node.traffic = traffic;
+        return node;
+    }
+
+    /**
+     * The pass's receives (before it: each TP rank's 1 / tp of its input) or sends
+     * (after it), as PassDone sends them.
+     * \param rep the replica \param pass the pass \param kind RECV or SEND
+     */
+    void AddMessages(const Replica& rep,
+                     const PipelineSchedule::Pass& pass,
+                     WorkloadNode::Kind kind)
+    {
+        const bool up = pass.forward == (kind == WorkloadNode::SEND); // towards the last stage
+        const bool has = up ? rep.stage + 1 < m_job.m_pp : rep.stage > 0;
+        for (uint32_t t = 0; t < m_job.m_tp && has; ++t)
+        {
+            WorkloadNode m;
+            m.kind = kind;
+            m.label = m_graph.AddLabel((pass.forward ? "activation " : "gradient ") +
+                                       std::to_string(pass.microbatch));
+            m.bytes = std::max<uint64_t>(1, m_job.m_model->GetActivationBytes() / m_job.m_tp);
+            m.peer = GetRank(t, up ? rep.stage + 1 : rep.stage - 1, rep.dp);
+            m.tag = pass.forward ? 0 : 1; // each direction in microbatch order
+            m.traffic = m_traffic[PP_TRAFFIC];
+            const uint32_t rank = GetRank(t, rep.stage, rep.dp);
+            if (kind == WorkloadNode::SEND)
+            {
+                Add(rank, m, t, false);
+                continue;
+            }
+            m.id = m_graph.nodes[rank].size(); // waits for nothing; the pass waits for it
+            m_input[t] = m.id;
+            m_graph.nodes[rank].push_back(m);
+        }
+    }
+
+    /**
+     * One block of one pass on one TP rank of a replica.
+     * \param rep the replica \param pass the pass \param block the block \param t TP index
+     */
+    void AddBlock(const Replica& rep,
+                  const PipelineSchedule::Pass& pass,
+                  const Block& block,
+                  uint32_t t)
+    {
+        const TrainingJobApplication& job = m_job;
+        const uint32_t rank = GetRank(t, rep.stage, rep.dp);
+        const std::string layer = std::string(pass.forward ? "forward " : "backward ") +
+                                  std::to_string(pass.microbatch) + " layer " +
+                                  std::to_string(block.layer);
+        const uint32_t tpGroup = GetGroup(JobLayout::TENSOR, rank);
+        const uint64_t activation = job.m_model->GetActivationBytes();
+        const uint32_t tpTraffic = m_traffic[TP_TRAFFIC];
+        if (block.kind != MOE)
+        {
+            Add(rank,
+                Compute(layer + (block.kind == OUTPUT ? " output" : ""),
+                        pass.forward ? block.forwardTime : block.forwardTime * 2),
+                t);
+            if (block.kind != OUTPUT && job.m_tp > 1)
+            {
+                Add(rank,
+                    Collective(job.m_sequenceParallel ? "ReduceScatter" : "AllReduce",
+                               activation,
+                               tpGroup,
+                               tpTraffic),
+                    t);
+                if (job.m_sequenceParallel)
+                {
+                    Add(rank, Collective("AllGather", activation, tpGroup, tpTraffic), t);
+                }
+            }
+            return;
+        }
+        const double perToken = job.m_model->GetMlpForwardFlopsPerToken() * (pass.forward ? 1 : 2);
+        if (job.m_ep == 1)
+        {
+            // Every expert is local: each token computed TopK times.
+            const double tokens = static_cast<double>(job.m_tokensPerGpu) * job.m_model->GetTopK();
+            Add(rank, Compute(layer + " experts", job.FlopsToTime(tokens * perToken)), t);
+        }
+        else
+        {
+            AddExperts(rep, block, t, layer, perToken);
+        }
+        if (job.m_tp > 1)
+        {
+            Add(rank, Collective("AllGather", activation, tpGroup, tpTraffic), t);
+        }
+    }
+
+    /**
+     * An MoE block's dispatch, expert compute and combine on one TP rank of a
+     * replica, with (tp > 1) a Barrier of its EP set before each: the job starts
+     * each of them once the whole set is ready, across its TP ranks' EP groups.
+     * \param rep the replica \param block the block \param t TP index
+     * \param layer the nodes' name \param perToken FLOPs per token received
+     */
+    void AddExperts(const Replica& rep,
+                    const Block& block,
+                    uint32_t t,
+                    const std::string& layer,
+                    double perToken)
+    {
+        const TrainingJobApplication& job = m_job;
+        const uint32_t rank = GetRank(t, rep.stage, rep.dp);
+        const uint32_t set = rep.stage + job.m_pp * (rep.dp / job.m_ep);
+        const uint32_t e = rep.dp % job.m_ep; // the replica's rank in its EP group
+        const auto& tokens = job.m_routing[set][job.m_model->GetMoeLayerIndex(block.layer)][t];
+        const auto barrier = [&]() {
+            if (job.m_tp > 1)
+            {
+                Add(rank, Collective("Barrier", 0, m_setGroup[set], m_barrierTraffic), t);
+            }
+        };
+        for (const bool combine : {false, true})
+        {
+            barrier();
+            // The dispatch sends row e of the routing; the combine returns column e.
+            WorkloadNode exchange = Collective("AlltoAllv",
+                                               0,
+                                               GetGroup(JobLayout::EXPERT, rank),
+                                               m_traffic[EP_TRAFFIC]);
+            exchange.label = m_graph.AddLabel(layer + (combine ? " combine" : " dispatch"));
+            for (uint32_t peer = 0; peer < job.m_ep; ++peer)
+            {
+                const uint64_t count = combine ? tokens[peer][e] : tokens[e][peer];
+                exchange.split.push_back(count * job.m_model->GetTokenBytes());
+                exchange.bytes += exchange.split.back();
+            }
+            Add(rank, exchange, t);
+            if (!combine)
+            {
+                barrier();
+                uint64_t received = 0;
+                for (const auto& row : tokens)
+                {
+                    received += row[e];
+                }
+                Add(rank,
+                    Compute(layer + " experts",
+                            job.FlopsToTime(static_cast<double>(received) * perToken)),
+                    t);
+            }
+        }
+    }
+
+    /**
+     * The gradient buckets due, as FillBuckets starts them: full buckets, dense then
+     * expert; when flushing, then what is left, dense then expert. Each is an
+     * AllReduce per TP rank, beside the chain.
+     * \param rep the replica \param flush put the rest in a bucket too
+     */
+    void AddBuckets(const Replica& rep, bool flush)
+    {
+        const uint64_t size = m_job.m_bucketBytes;
+        for (const bool expert : {false, true})
+        {
+            while ((expert ? m_expert : m_dense) >= size)
+            {
+                AddBucket(rep, expert, size);
+            }
+        }
+        for (const bool expert : {false, true})
+        {
+            const uint64_t left = expert ? m_expert : m_dense;
+            if (flush && left > 0)
+            {
+                AddBucket(rep, expert, left);
+            }
+        }
+    }
+
+    /**
+     * \param rep the replica \param expert expert (else dense) gradients
+     * \param bytes the bucket's, per GPU
+     */
+    void AddBucket(const Replica& rep, bool expert, uint64_t bytes)
+    {
+        (expert ? m_expert : m_dense) -= bytes;
+        // Dense: every DP replica of the stage; expert: those holding the same experts.
+        const uint32_t members = expert ? m_job.m_dp / m_job.m_ep : m_job.m_dp;
+        const auto dimension = expert ? JobLayout::EXPERT_DATA : JobLayout::DATA;
+        for (uint32_t t = 0; t < m_job.m_tp && members > 1; ++t)
+        {
+            const uint32_t rank = GetRank(t, rep.stage, rep.dp);
+            Add(rank,
+                Collective("AllReduce", bytes, GetGroup(dimension, rank), m_traffic[DP_TRAFFIC]),
+                t,
+                false);
+        }
+    }
+
+    const TrainingJobApplication& m_job;         //!< the job
+    WorkloadGraph& m_graph;                      //!< the graph
+    std::array<uint32_t, N_TRAFFIC> m_traffic{}; //!< per Traffic: its index in the graph
+    uint32_t m_barrierTraffic{0};                //!< the EP sets' barriers' kind
+    std::vector<uint32_t> m_setGroup;            //!< per EP set: its group
+    std::vector<uint64_t> m_last;                //!< per rank: its last node on the chain
+    std::vector<uint64_t> m_input;               //!< per TP index: the pass's receive
+    uint64_t m_dense{0};                         //!< gradient bytes not yet in a bucket
+    uint64_t m_expert{0};                        //!< expert gradient bytes not in one
+};
+
 std::string
 TrainingJobApplication::DescribeIteration(WorkloadGraph& graph)
 {
@@ -425,268 +780,10 @@ TrainingJobApplication::DescribeIteration(WorkloadGraph& graph)
             }
         }
     }
-    BeginGraph(graph, "job");
-    std::array<uint32_t, N_TRAFFIC> traffic;
-    for (uint32_t k = 0; k < N_TRAFFIC; ++k)
+    IterationGraph builder(*this, graph);
+    for (uint32_t r = 0; r < m_replicas.size(); ++r)
     {
-        traffic[k] = graph.AddTraffic(TrafficName(k));
-    }
-    const uint32_t barrierTraffic = graph.AddTraffic("ep barrier");
-    const auto rankOf = [this](uint32_t t, uint32_t stage, uint32_t dp) {
-        return m_layout->GetJobIndex(m_layout->GetGpu(t, stage, dp));
-    };
-    // The graph's group of a GPU's group of a dimension.
-    const auto groupOf = [&](JobLayout::Dimension dimension, uint32_t rank) {
-        const uint32_t gpu = m_layout->GetGpus()[rank];
-        std::vector<uint32_t> ranks;
-        for (uint32_t member :
-             m_layout->GetGroup(dimension, m_layout->GetGroupIndex(dimension, gpu)))
-        {
-            ranks.push_back(m_layout->GetJobIndex(member));
-        }
-        return graph.AddGroup(ranks,
-                              JobLayout::GetDimensionName(dimension) + " " +
-                                  std::to_string(m_layout->GetGroupIndex(dimension, gpu)));
-    };
-    // Per rank: its last node on the chain of passes (none before the first).
-    const uint64_t none = UINT64_MAX;
-    std::vector<uint64_t> last(m_comm->GetSize(), none);
-    // Add a node to a rank: after its last node (and extra dependencies); on the
-    // chain (the next node waits for it) unless a side branch (sends, buckets).
-    const auto add = [&](uint32_t rank, WorkloadNode node, bool chain = true) {
-        std::vector<WorkloadNode>& nodes = graph.nodes[rank];
-        node.id = nodes.size();
-        if (last[rank] != none)
-        {
-            node.deps.push_back(last[rank]);
-        }
-        nodes.push_back(node);
-        if (chain)
-        {
-            last[rank] = node.id;
-        }
-        return node.id;
-    };
-    const auto compute = [&](const std::string& label, Time duration) {
-        WorkloadNode node;
-        node.kind = WorkloadNode::COMPUTE;
-        node.label = graph.AddLabel(label);
-        node.duration = duration;
-        return node;
-    };
-    const auto collective =
-        [&](const std::string& name, uint64_t bytes, uint32_t group, uint32_t k) {
-            WorkloadNode node;
-            node.kind = WorkloadNode::COLLECTIVE;
-            node.label = graph.AddLabel(name);
-            node.collective = name;
-            node.bytes = bytes;
-            node.group = group;
-            node.traffic = k;
-            return node;
-        };
-    // An EP set's ranks (every TP rank of its replicas): the barriers' group.
-    std::vector<uint32_t> setGroup(m_moe.size());
-    for (uint32_t set = 0; set < m_moe.size(); ++set)
-    {
-        std::vector<uint32_t> ranks;
-        for (uint32_t r : m_moe[set].replicas)
-        {
-            for (uint32_t t = 0; t < m_tp; ++t)
-            {
-                ranks.push_back(rankOf(t, m_replicas[r].stage, m_replicas[r].dp));
-            }
-        }
-        setGroup[set] = graph.AddGroup(ranks, "EP set " + std::to_string(set));
-    }
-    const uint64_t tokenBytes = m_model->GetTokenBytes();
-    const uint64_t activation = m_model->GetActivationBytes();
-    for (uint32_t ri = 0; ri < m_replicas.size(); ++ri)
-    {
-        const Replica& rep = m_replicas[ri];
-        const std::vector<Block>& blocks = m_blocks[rep.stage];
-        const uint32_t set = rep.stage + m_pp * (rep.dp / m_ep);
-        const uint32_t e = rep.dp % m_ep; // the replica's EP rank in its set
-        uint64_t dense = 0;
-        uint64_t expert = 0;
-        // The same bucketing as FillBuckets: full buckets, dense then expert; when
-        // flushing, then what is left, dense then expert.
-        const auto bucket = [&](bool isExpert, uint64_t bytes) {
-            const uint32_t members = isExpert ? m_dp / m_ep : m_dp;
-            (isExpert ? expert : dense) -= bytes;
-            for (uint32_t t = 0; t < m_tp && members > 1; ++t)
-            {
-                const uint32_t rank = rankOf(t, rep.stage, rep.dp);
-                const auto dimension = isExpert ? JobLayout::EXPERT_DATA : JobLayout::DATA;
-                add(rank,
-                    collective("AllReduce", bytes, groupOf(dimension, rank), traffic[DP_TRAFFIC]),
-                    false);
-            }
-        };
-        const auto buckets = [&](bool flush) {
-            for (const bool isExpert : {false, true})
-            {
-                while ((isExpert ? expert : dense) >= m_bucketBytes)
-                {
-                    bucket(isExpert, m_bucketBytes);
-                }
-            }
-            for (const bool isExpert : {false, true})
-            {
-                const uint64_t left = isExpert ? expert : dense;
-                if (flush && left > 0)
-                {
-                    bucket(isExpert, left);
-                }
-            }
-        };
-        for (uint32_t p = 0; p < rep.passes.size(); ++p)
-        {
-            const PipelineSchedule::Pass& pass = rep.passes[p];
-            const std::string what = std::string(pass.forward ? "forward " : "backward ") +
-                                     std::to_string(pass.microbatch);
-            const bool receives = pass.forward ? rep.stage > 0 : rep.stage + 1 < m_pp;
-            std::vector<uint64_t> input(m_tp, none);
-            for (uint32_t t = 0; t < m_tp && receives; ++t)
-            {
-                const uint32_t rank = rankOf(t, rep.stage, rep.dp);
-                WorkloadNode recv;
-                recv.kind = WorkloadNode::RECV;
-                recv.label = graph.AddLabel((pass.forward ? "activation " : "gradient ") +
-                                            std::to_string(pass.microbatch));
-                recv.bytes = std::max<uint64_t>(1, activation / m_tp);
-                recv.peer = rankOf(t, pass.forward ? rep.stage - 1 : rep.stage + 1, rep.dp);
-                recv.tag = pass.forward ? 0 : 1;
-                recv.traffic = traffic[PP_TRAFFIC];
-                recv.id = graph.nodes[rank].size();
-                graph.nodes[rank].push_back(recv);
-                input[t] = recv.id;
-            }
-            // The pass's first node also waits for its input.
-            const auto first = [&](uint32_t t, WorkloadNode node) {
-                if (input[t] != none)
-                {
-                    node.deps.push_back(input[t]);
-                    input[t] = none;
-                }
-                return node;
-            };
-            for (uint32_t b = 0; b < blocks.size(); ++b)
-            {
-                const Block& block = blocks[pass.forward ? b : blocks.size() - 1 - b];
-                const std::string layer = what + " layer " + std::to_string(block.layer);
-                for (uint32_t t = 0; t < m_tp; ++t)
-                {
-                    const uint32_t rank = rankOf(t, rep.stage, rep.dp);
-                    const uint32_t tpGroup = groupOf(JobLayout::TENSOR, rank);
-                    const auto tensorCollectives = [&](bool gatherOnly) {
-                        if (m_tp == 1)
-                        {
-                            return;
-                        }
-                        if (!gatherOnly)
-                        {
-                            add(rank,
-                                collective(m_sequenceParallel ? "ReduceScatter" : "AllReduce",
-                                           activation,
-                                           tpGroup,
-                                           traffic[TP_TRAFFIC]));
-                        }
-                        if (gatherOnly || m_sequenceParallel)
-                        {
-                            add(rank,
-                                collective("AllGather", activation, tpGroup, traffic[TP_TRAFFIC]));
-                        }
-                    };
-                    if (block.kind != MOE)
-                    {
-                        add(rank,
-                            first(
-                                t,
-                                compute(layer + (block.kind == OUTPUT ? " output" : ""),
-                                        pass.forward ? block.forwardTime : block.forwardTime * 2)));
-                        if (block.kind != OUTPUT)
-                        {
-                            tensorCollectives(false);
-                        }
-                        continue;
-                    }
-                    const double perToken =
-                        m_model->GetMlpForwardFlopsPerToken() * (pass.forward ? 1 : 2);
-                    if (m_ep == 1)
-                    {
-                        add(rank,
-                            first(t,
-                                  compute(layer + " experts",
-                                          FlopsToTime(static_cast<double>(m_tokensPerGpu) *
-                                                      m_model->GetTopK() * perToken))));
-                        tensorCollectives(true);
-                        continue;
-                    }
-                    const auto& tokens = m_routing[set][m_model->GetMoeLayerIndex(block.layer)][t];
-                    const uint32_t epGroup = groupOf(JobLayout::EXPERT, rank);
-                    const auto barrier = [&]() {
-                        if (m_tp > 1)
-                        {
-                            add(rank,
-                                first(t, collective("Barrier", 0, setGroup[set], barrierTraffic)));
-                        }
-                    };
-                    for (const bool combine : {false, true})
-                    {
-                        barrier();
-                        WorkloadNode exchange =
-                            collective("AlltoAllv", 0, epGroup, traffic[EP_TRAFFIC]);
-                        exchange.label =
-                            graph.AddLabel(layer + (combine ? " combine" : " dispatch"));
-                        for (uint32_t peer = 0; peer < m_ep; ++peer)
-                        {
-                            exchange.split.push_back((combine ? tokens[peer][e] : tokens[e][peer]) *
-                                                     tokenBytes);
-                            exchange.bytes += exchange.split.back();
-                        }
-                        add(rank, first(t, exchange));
-                        if (!combine)
-                        {
-                            barrier();
-                            uint64_t received = 0;
-                            for (const auto& row : tokens)
-                            {
-                                received += row[e];
-                            }
-                            add(rank,
-                                compute(layer + " experts",
-                                        FlopsToTime(static_cast<double>(received) * perToken)));
-                        }
-                    }
-                    tensorCollectives(true);
-                }
-                // Gradients count once, in the last (backward) pass, as BlockDone does.
-                if (p + 1 == rep.passes.size())
-                {
-                    dense += block.denseGradient;
-                    expert += block.expertGradient;
-                    if (m_overlapGradientReduce)
-                    {
-                        buckets(false);
-                    }
-                }
-            }
-            const bool sends = pass.forward ? rep.stage + 1 < m_pp : rep.stage > 0;
-            for (uint32_t t = 0; t < m_tp && sends; ++t)
-            {
-                WorkloadNode send;
-                send.kind = WorkloadNode::SEND;
-                send.label = graph.AddLabel((pass.forward ? "activation " : "gradient ") +
-                                            std::to_string(pass.microbatch));
-                send.bytes = std::max<uint64_t>(1, activation / m_tp);
-                send.peer = rankOf(t, pass.forward ? rep.stage + 1 : rep.stage - 1, rep.dp);
-                send.tag = pass.forward ? 0 : 1;
-                send.traffic = traffic[PP_TRAFFIC];
-                add(rankOf(t, rep.stage, rep.dp), send, false);
-            }
-        }
-        buckets(true);
+        builder.AddReplica(r);
     }
     graph.description = {{"workload", "training job"},
                          {"layout", m_layout->ToString()},

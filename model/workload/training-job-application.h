@@ -170,6 +170,8 @@ class TrainingJobApplication : public TrainingApplication
     void AddResults(nlohmann::json& results) const override;
 
   private:
+    class IterationGraph; // DescribeIteration's graph, built replica by replica
+
     /// A block of a layer.
     enum BlockKind : uint8_t
     {
