@@ -315,10 +315,11 @@ ReplayApplication::StartOperation(uint32_t op)
     const WorkloadNode& node = m_graph->nodes[m_graph->groups[o.group][0]][o.member[0]];
     m_operations[op].start = Simulator::Now();
     m_trafficIteration[node.traffic].operations++;
-    Ptr<CollectiveOperation> collective = CreateOperation(node.collective);
+    Ptr<CollectiveOperation> collective; // created only if it moves bytes
     uint64_t bytes = ScaleBytes(node.bytes);
     if (node.collective == "AlltoAllv")
     {
+        collective = CreateOperation(node.collective);
         // Row m of the matrix is member m's split; S is the largest row sum.
         PairwiseAlltoAllv::Matrix matrix;
         for (uint32_t m = 0; m < o.member.size(); ++m)
@@ -342,6 +343,10 @@ ReplayApplication::StartOperation(uint32_t op)
         return;
     }
     m_trafficIteration[node.traffic].bytes += bytes;
+    if (!collective)
+    {
+        collective = CreateOperation(node.collective);
+    }
     collective->Start(m_groups[o.group],
                       bytes,
                       MakeCallback(&ReplayApplication::OperationDone, this, op));

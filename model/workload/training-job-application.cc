@@ -385,9 +385,7 @@ TrainingJobApplication::DoStartIteration()
     }
     if (!m_routingDrawnAhead)
     {
-        m_routing.assign(
-            m_moe.size(),
-            std::vector<std::vector<std::vector<std::vector<uint64_t>>>>(m_model->GetMoeLayers()));
+        m_routing.assign(m_moe.size(), decltype(m_routing)::value_type(m_model->GetMoeLayers()));
     }
     m_routingDrawnAhead = false;
     m_buckets.clear();
@@ -483,9 +481,18 @@ class TrainingJobApplication::IterationGraph
     }
 
     /// \param dimension a dimension \param rank a GPU \return the graph's group of
-    /// the GPU's group of that dimension
-    uint32_t GetGroup(JobLayout::Dimension dimension, uint32_t rank) const
+    /// the GPU's group of that dimension (added on first use)
+    uint32_t GetGroup(JobLayout::Dimension dimension, uint32_t rank)
     {
+        std::vector<uint32_t>& known = m_groupOf[dimension];
+        if (known.empty())
+        {
+            known.assign(m_job.m_comm->GetSize(), UINT32_MAX);
+        }
+        if (known[rank] != UINT32_MAX)
+        {
+            return known[rank];
+        }
         const JobLayout& layout = *m_job.m_layout;
         const uint32_t group = layout.GetGroupIndex(dimension, layout.GetGpus()[rank]);
         std::vector<uint32_t> ranks;
@@ -493,9 +500,14 @@ class TrainingJobApplication::IterationGraph
         {
             ranks.push_back(layout.GetJobIndex(gpu));
         }
-        return m_graph.AddGroup(ranks,
-                                JobLayout::GetDimensionName(dimension) + " " +
-                                    std::to_string(group));
+        const uint32_t index =
+            m_graph.AddGroup(ranks,
+                             JobLayout::GetDimensionName(dimension) + " " + std::to_string(group));
+        for (uint32_t member : ranks)
+        {
+            known[member] = index;
+        }
+        return index;
     }
 
     /**
@@ -749,10 +761,12 @@ class TrainingJobApplication::IterationGraph
     std::array<uint32_t, N_TRAFFIC> m_traffic{}; //!< per Traffic: its index in the graph
     uint32_t m_barrierTraffic{0};                //!< the EP sets' barriers' kind
     std::vector<uint32_t> m_setGroup;            //!< per EP set: its group
-    std::vector<uint64_t> m_last;                //!< per rank: its last node on the chain
-    std::vector<uint64_t> m_input;               //!< per TP index: the pass's receive
-    uint64_t m_dense{0};                         //!< gradient bytes not yet in a bucket
-    uint64_t m_expert{0};                        //!< expert gradient bytes not in one
+    /// per dimension, per rank: its group in the graph (UINT32_MAX: not added yet)
+    std::array<std::vector<uint32_t>, JobLayout::N_DIMENSIONS> m_groupOf;
+    std::vector<uint64_t> m_last;  //!< per rank: its last node on the chain
+    std::vector<uint64_t> m_input; //!< per TP index: the pass's receive
+    uint64_t m_dense{0};           //!< gradient bytes not yet in a bucket
+    uint64_t m_expert{0};          //!< expert gradient bytes not in one
 };
 
 std::string
@@ -765,8 +779,7 @@ TrainingJobApplication::DescribeIteration(WorkloadGraph& graph)
         {
             // Before the run: draw the first iteration's routing, which it keeps.
             m_routing.assign(m_moe.size(),
-                             std::vector<std::vector<std::vector<std::vector<uint64_t>>>>(
-                                 m_model->GetMoeLayers()));
+                             decltype(m_routing)::value_type(m_model->GetMoeLayers()));
             m_routingDrawnAhead = true;
         }
         for (uint32_t set = 0; set < m_moe.size(); ++set)
