@@ -29,11 +29,12 @@
 // the counters behind each difference, the parameters and their sources);
 // scripts/plot-fabric-comparison.py adds the plots.
 //
-//   ./fabric-comparison                                  # --scale=small, the whole matrix
+//   ./fabric-comparison                                  # --scale=small, focused matrix
 //   ./fabric-comparison --workloads=dp,ep --conditions=alone,failure --jobs=2
 //   ./fabric-comparison --sweep=requestInterval --workloads=pp --conditions=alone
 //   ./fabric-comparison --sweep=retransmitTimeout --workloads=dp --conditions=failure
-//   ./fabric-comparison --scale=large --jobs=2           # 512 GPUs
+//   ./fabric-comparison --scale=large --jobs=2           # 512 GPUs, full matrix
+//   ./fabric-comparison --scale=large --matrix=focused --list   # its scenarios
 //
 // Sizes take binary suffixes (K, M, G), times a unit. Bad input is refused before
 // anything runs, with a message naming the option and its value and exit status 1.
@@ -179,21 +180,24 @@ ParseNames(const ExampleInput& input,
 
 /**
  * The matrix: every selected workload alone on every selected fabric, and each
- * condition where it matters (at small scale: the workloads it matters most to; at
- * large scale every workload).
+ * condition on the workloads it matters most to (focused) or on every selected
+ * workload (full).
+ * \param fabrics the fabrics \param workloads the workloads \param conditions the
+ * conditions \param full run each condition on every workload
+ * \param sweep the parameter swept, or nullptr
+ * \return the scenarios, in the order they run
  */
 std::vector<Scenario>
 BuildMatrix(const std::vector<std::string>& fabrics,
             const std::vector<std::string>& workloads,
             const std::vector<std::string>& conditions,
-            const std::string& scale,
+            bool full,
             const SweepParameter* sweep)
 {
     std::vector<Scenario> matrix;
     const auto has = [](const std::vector<std::string>& list, const std::string& name) {
         return std::find(list.begin(), list.end(), name) != list.end();
     };
-    const bool full = scale == "large";
     // The workloads a condition is run on, of those selected.
     const auto subset = [&](std::vector<std::string> mostAffected) {
         std::vector<std::string> chosen;
@@ -612,6 +616,10 @@ main(int argc, char* argv[])
     std::string nicFractionText = "0.5";
     std::string only;
     bool reuse = false;
+    bool list = false;
+    // Every condition on every workload at large scale; at small scale only where
+    // each matters most, to stay within its 2 minutes.
+    std::string matrixText = scale == "large" ? "full" : "focused";
     std::string allReduce = "hierarchical";
 
     // RoCE's local ACK timeout as perftest and NIC drivers set it, 4.096 us x 2^14
@@ -635,6 +643,13 @@ main(int argc, char* argv[])
         "conditions",
         "conditions: alone, neighbour, failure, nic, linkspeed, or all (alone always runs)",
         conditionsText);
+    AddCheckedValue(cmd,
+                    "matrix",
+                    "focused (each condition on the workloads it matters most to: dp, pp, "
+                    "tp-fabric and ep beside the neighbour; dp under every failure and ep when a "
+                    "spine fails; dp and pp with a slow NIC; dp and ep at link speed) or full "
+                    "(every condition on every workload)",
+                    matrixText);
     AddCheckedValue(cmd, "jobs", "scenarios run at once, each in a process of its own", jobsText);
     AddCheckedValue(cmd, "resultsDir", "folder of the results", resultsDir);
     AddCheckedValue(cmd,
@@ -670,6 +685,10 @@ main(int argc, char* argv[])
                     "run only the scenario of this id (as in scenarios/<id>.json), in this "
                     "process, and print its results (for NS_LOG and debuggers)",
                     only);
+    AddCheckedValue(cmd,
+                    "list",
+                    "print the matrix's scenarios (their ids) and stop, running nothing",
+                    list);
     for (TextOption& option : sizeOptions)
     {
         AddCheckedValue(cmd, option.name, option.help, option.text);
@@ -692,6 +711,10 @@ main(int argc, char* argv[])
         ParseNames(input, "workloads", workloadsText, ComparisonWorkloads());
     const std::vector<std::string> conditions =
         ParseNames(input, "conditions", conditionsText, ComparisonConditions());
+    if (matrixText != "focused" && matrixText != "full")
+    {
+        input.Refuse("--matrix=" + matrixText + " is not a matrix (focused or full)");
+    }
     const auto jobs = static_cast<uint32_t>(input.ParseNumberIn("jobs", jobsText, 1, 256));
     const SweepParameter* sweep = nullptr;
     if (!sweepText.empty())
@@ -846,6 +869,16 @@ main(int argc, char* argv[])
             "--spines=" + std::to_string(cluster.spines) +
             ": the failure condition fails up to 4 of a leaf's links and needs more than 4");
     }
+    const std::vector<Scenario> matrix =
+        BuildMatrix(fabrics, workloads, conditions, matrixText == "full", sweep);
+    if (list)
+    {
+        for (const Scenario& scenario : matrix)
+        {
+            std::cout << scenario.GetId() << std::endl;
+        }
+        return 0;
+    }
     std::error_code error;
     for (const char* folder : {"scenarios", "costs"})
     {
@@ -860,7 +893,6 @@ main(int argc, char* argv[])
         input.Refuse("--resultsDir=" + resultsDir + " cannot be created: " + error.message());
     }
 
-    const std::vector<Scenario> matrix = BuildMatrix(fabrics, workloads, conditions, scale, sweep);
     if (!only.empty())
     {
         const auto chosen = std::find_if(matrix.begin(), matrix.end(), [&only](const Scenario& s) {

@@ -20,7 +20,8 @@ temporary folders, and checks:
 - on an idle fabric, where the fabric does not bind, every fabric's time within
   2% of the ideal fabric's; tp-server (inside one server) within 2% everywhere;
 - --jobs does not change a result: both runs' scenario files are identical but
-  for their run records.
+  for their run records;
+- the matrix --list prints has as many scenarios as worked out in MATRIX_SIZES.
 
 Exit status 1 on any failure, with one line per problem.
 """
@@ -49,6 +50,26 @@ CSV_COLUMNS = {"workload", "fabric", "condition", "variant", "sweep", "completed
                "baselineSilence_us", "fabricBinds", "iteration_us", "droppedPackets",
                "pfcPauses", "retransmissions", "ecnMarks", "maxQueuedBytes", "grantedBytes",
                "controlBytes", "dropsByPlace"}
+
+# Scenarios in the whole matrix (6 workloads, 4 fabrics), worked out by hand:
+# alone 6 x 4 = 24, the neighbour alone 4 (for the neighbour and nic conditions);
+# focused: neighbour (dp, pp, tp-fabric, ep) x 4 = 16, failure "none" dp x 4 = 4,
+# "spine" (dp, ep) x 3 non-ideal fabrics = 6, 1, 2 and 4 links dp x 3 x 3 = 9, nic
+# (dp, pp) x 4 = 8, linkspeed (dp, ep) x 3 = 6: 77 in all; full: every condition on
+# all 6 workloads: neighbour 24, failure 24 + 18 + 54, nic 24, linkspeed 18: 190.
+MATRIX_SIZES = {(): 77, ("--matrix=full",): 190, ("--scale=large",): 190,
+                ("--scale=large", "--matrix=focused"): 77}
+
+
+def check_matrix_sizes(program, problems):
+    """The number of scenarios --list prints for each matrix."""
+    for options, expected in MATRIX_SIZES.items():
+        command = [program, *options, "--list"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        ids = done.stdout.split()
+        if done.returncode != 0 or len(ids) != expected or len(set(ids)) != len(ids):
+            problems.append(f"{' '.join(command)}: {len(ids)} scenarios ({len(set(ids))} "
+                            f"distinct, exit {done.returncode}), not {expected}")
 
 
 def finite_numbers(value, path, problems):
@@ -147,6 +168,7 @@ def main():
         return 2
     program, extra = sys.argv[1], sys.argv[2:]
     problems = []
+    check_matrix_sizes(program, problems)
     with tempfile.TemporaryDirectory() as tmp:
         one = run(program, pathlib.Path(tmp) / "jobs1", 1, extra)
         two = run(program, pathlib.Path(tmp) / "jobs2", 2, extra)

@@ -23,6 +23,7 @@ refused_examples = [
     ("fabric-comparison --ppStages=5", "--ppStages=5 is more than the 4 servers of the workload's job"),
     ("fabric-comparison --spines=3", "--spines=3 must be even for the linkspeed condition"),
     ("fabric-comparison --jobs=0", "--jobs=0 must be in 1..256"),
+    ("fabric-comparison --matrix=wide", "--matrix=wide is not a matrix (focused or full)"),
     ("fabric-incast --RngRun=-1", "--RngRun=-1 must be a whole number in 0..18446744073709551615"),
     ("data-parallel --RngSeed=0", "--RngSeed=0 must be a whole number in 1..4294967295"),
     ("collective-perf --RngRun=2x", "--RngRun=2x must be a whole number in 0..18446744073709551615"),
