@@ -21,7 +21,9 @@ temporary folders, and checks:
   2% of the ideal fabric's; tp-server (inside one server) within 2% everywhere;
 - --jobs does not change a result: both runs' scenario files are identical but
   for their run records;
-- the matrix --list prints has as many scenarios as worked out in MATRIX_SIZES.
+- the matrix --list prints has as many scenarios as worked out in MATRIX_SIZES;
+- --reuse takes every result of a run with the same options, and runs again a
+  scenario whose earlier result came from other sizes.
 
 Exit status 1 on any failure, with one line per problem.
 """
@@ -70,6 +72,31 @@ def check_matrix_sizes(program, problems):
         if done.returncode != 0 or len(ids) != expected or len(set(ids)) != len(ids):
             problems.append(f"{' '.join(command)}: {len(ids)} scenarios ({len(set(ids))} "
                             f"distinct, exit {done.returncode}), not {expected}")
+
+
+def check_reuse(program, folder, extra, problems):
+    """--reuse after the run into folder: every result taken with the same options
+    (the files untouched), a result of other sizes run again."""
+    before = {p.name: p.read_bytes() for p in (folder / "scenarios").glob("*.json")}
+    command = [program, *REDUCED, "--jobs=2", f"--resultsDir={folder}", "--reuse", *extra]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    taken = done.stdout.count("(earlier run)")
+    after = {p.name: p.read_bytes() for p in (folder / "scenarios").glob("*.json")}
+    if done.returncode != 0 or taken != len(before) or after != before:
+        problems.append(f"--reuse with the same options took {taken} of {len(before)} results "
+                        f"(exit {done.returncode}, files {'un' if after == before else ''}changed)")
+    # Other gradient bytes: the one dp scenario chosen runs again with them.
+    other = [a if not a.startswith("--dpGradientBytes=") else "--dpGradientBytes=4M"
+             for a in REDUCED]
+    command = [program, *other, "--workloads=dp", "--fabrics=ideal", "--conditions=alone",
+               "--jobs=1", f"--resultsDir={folder}", "--reuse", *extra]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    record = json.loads((folder / "scenarios" / "dp_ideal_alone.json").read_text())["runRecord"]
+    if (done.returncode != 0 or "(earlier run)" in done.stdout
+            or "1 earlier results came from other options" not in done.stdout
+            or "--dpGradientBytes=4M" not in record["arguments"]):
+        problems.append("--reuse with other --dpGradientBytes took the earlier result: "
+                        + done.stdout[-500:])
 
 
 def finite_numbers(value, path, problems):
@@ -184,6 +211,7 @@ def main():
             b = {k: v for k, v in two[name].items() if k != "runRecord"}
             if a != b:
                 problems.append(f"{name}: --jobs=1 and --jobs=2 give other results")
+        check_reuse(program, pathlib.Path(tmp) / "jobs2", extra, problems)
         print(f"{len(one)} scenarios checked")
     for problem in problems:
         print(f"FAIL {problem}")
