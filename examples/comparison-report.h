@@ -652,6 +652,18 @@ class ComparisonReport
                               better.Get("fabric").c_str(),
                               better.Counter(key));
                 reasons.push_back(text);
+                // Counters whose cost is set by a parameter with no single public
+                // figure: say so beside the result, and which sweep gives the range.
+                if (std::string(key) == "timeouts")
+                {
+                    reasons.back() += ", a timer with no single public figure "
+                                      "(--sweep=retransmitTimeout)";
+                }
+                else if (std::string(key) == "receiverDiscards" &&
+                         worse.Get("fabric") == "ai-ethernet")
+                {
+                    reasons.back() += ", a window with no public figure (--sweep=reorderWindow)";
+                }
             }
         }
         if (worse.Get("fabric") == "scheduled" && reasons.empty())
