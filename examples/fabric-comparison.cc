@@ -314,6 +314,10 @@ ResultOptions(const nlohmann::json& record)
     nlohmann::json kept = nlohmann::json::array();
     for (const nlohmann::json& argument : record.value("arguments", nlohmann::json::array()))
     {
+        if (!argument.is_string())
+        {
+            continue;
+        }
         const std::string text = argument.get<std::string>();
         const std::string name = text.substr(0, text.find('='));
         if (std::find(selectionOnly.begin(), selectionOnly.end(), name) == selectionOnly.end())
@@ -342,7 +346,7 @@ IsReusable(const std::filesystem::path& path, const nlohmann::json& options)
     std::ifstream in(path);
     const nlohmann::json earlier = nlohmann::json::parse(in, nullptr, false);
     return earlier.is_object() && earlier.contains("runRecord") &&
-           ResultOptions(earlier["runRecord"]) == options;
+           earlier["runRecord"].is_object() && ResultOptions(earlier["runRecord"]) == options;
 }
 
 /// \param seconds wall seconds \return them as "1 min 05 s" or "12.3 s"
