@@ -631,38 +631,46 @@ class ComparisonReport
                           worse.Counter("uplinkImbalance"));
             reasons.push_back(text);
         }
-        const std::vector<std::pair<const char*, const char*>> counts{
-            {"pfcPauses", "PFC pauses"},
-            {"cnps", "CNPs (DCQCN rate cuts)"},
-            {"retransmissions", "retransmitted packets"},
-            {"timeouts", "retransmission timeouts"},
-            {"receiverDiscards",
-             "packets discarded by receivers beyond a PSN gap or reorder window"},
-            {"droppedPackets", "packets dropped"},
-            {"cellsLostOnFailedLinks", "cells lost on failed links"}};
-        for (const auto& [key, words] : counts)
+
+        // A counter, its words, and where a parameter with no single public figure sets
+        // its cost, which sweep gives the range (on the fabric named, or "" for any).
+        struct Count
         {
-            if (worse.Counter(key) > better.Counter(key))
+            const char* key;
+            const char* words;
+            const char* caveat;
+            const char* caveatFabric;
+        };
+
+        const std::vector<Count> counts{
+            {"pfcPauses", "PFC pauses", "", ""},
+            {"cnps", "CNPs (DCQCN rate cuts)", "", ""},
+            {"retransmissions", "retransmitted packets", "", ""},
+            {"timeouts",
+             "retransmission timeouts",
+             ", a timer with no single public figure (--sweep=retransmitTimeout)",
+             ""},
+            {"receiverDiscards",
+             "packets discarded by receivers beyond a PSN gap or reorder window",
+             ", a window with no public figure (--sweep=reorderWindow)",
+             "ai-ethernet"},
+            {"droppedPackets", "packets dropped", "", ""},
+            {"cellsLostOnFailedLinks", "cells lost on failed links", "", ""}};
+        for (const Count& count : counts)
+        {
+            if (worse.Counter(count.key) > better.Counter(count.key))
             {
                 std::snprintf(text,
                               sizeof(text),
                               "%.0f %s (%s: %.0f)",
-                              worse.Counter(key),
-                              words,
+                              worse.Counter(count.key),
+                              count.words,
                               better.Get("fabric").c_str(),
-                              better.Counter(key));
+                              better.Counter(count.key));
                 reasons.push_back(text);
-                // Counters whose cost is set by a parameter with no single public
-                // figure: say so beside the result, and which sweep gives the range.
-                if (std::string(key) == "timeouts")
+                if (*count.caveatFabric == '\0' || worse.Get("fabric") == count.caveatFabric)
                 {
-                    reasons.back() += ", a timer with no single public figure "
-                                      "(--sweep=retransmitTimeout)";
-                }
-                else if (std::string(key) == "receiverDiscards" &&
-                         worse.Get("fabric") == "ai-ethernet")
-                {
-                    reasons.back() += ", a window with no public figure (--sweep=reorderWindow)";
+                    reasons.back() += count.caveat;
                 }
             }
         }

@@ -315,7 +315,7 @@ ReplayApplication::StartOperation(uint32_t op)
     const WorkloadNode& node = m_graph->nodes[m_graph->groups[o.group][0]][o.member[0]];
     m_operations[op].start = Simulator::Now();
     m_trafficIteration[node.traffic].operations++;
-    Ptr<CollectiveOperation> collective; // created only if it moves bytes
+    Ptr<CollectiveOperation> collective; // AlltoAllv: to take its matrix; others: if bytes move
     uint64_t bytes = ScaleBytes(node.bytes);
     if (node.collective == "AlltoAllv")
     {
