@@ -329,4 +329,13 @@ ${rerun} rerun/fabric-permutation-error-model.json --program examples/fabric-per
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-comparison-results.py
                    ${CMAKE_BINARY_DIR}/examples/fabric-comparison
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+
+  # ctest -j starts the costliest tests first, but a fresh build has no timings of
+  # its own: without these, the longest tests (seconds under the sanitizers, about
+  # ten times their release time) start last and run alone at the end.
+  set_tests_properties(ai-fabric-comparison-results PROPERTIES COST 146)
+  set_tests_properties(ai-fabric-collectives PROPERTIES COST 137)
+  set_tests_properties(ai-fabric-scheduled-flow-control PROPERTIES COST 112)
+  set_tests_properties(ai-fabric-tenants PROPERTIES COST 50)
+  set_tests_properties(ai-fabric-trace-replay PROPERTIES COST 47)
 endfunction()
