@@ -1001,6 +1001,8 @@ main(int argc, char* argv[])
                       << std::endl;
         }
     }
+    const auto toRun =
+        static_cast<std::size_t>(std::count(reusable.begin(), reusable.end(), false));
     std::map<pid_t, std::size_t> running;
     std::map<pid_t, std::chrono::steady_clock::time_point> forkedAt;
     MatrixCost matrixCost;
@@ -1049,8 +1051,12 @@ main(int argc, char* argv[])
                           scenario.GetId().c_str());
             failed.push_back(scenario.GetId());
         }
+        // Reused scenarios take no time: the estimate counts only those still to run.
         const std::size_t ran = done - reused;
-        std::printf("  [%3zu/%zu] %-9s on %-11s %-10s %-18s %s; wall %s, about %s left\n",
+        const std::string left = ran == toRun ? "nothing left"
+                                 : ran ? "about " + FormatWall(wall / ran * (toRun - ran)) + " left"
+                                       : "time left not yet known";
+        std::printf("  [%3zu/%zu] %-9s on %-11s %-10s %-18s %s; wall %s, %s\n",
                     done,
                     matrix.size(),
                     scenario.workload.c_str(),
@@ -1059,7 +1065,7 @@ main(int argc, char* argv[])
                     scenario.variant.c_str(),
                     line,
                     FormatWall(wall).c_str(),
-                    FormatWall(ran ? wall / ran * (matrix.size() - done) : 0).c_str());
+                    left.c_str());
         std::fflush(stdout);
     };
     while (done < matrix.size())

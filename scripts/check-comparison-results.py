@@ -85,6 +85,11 @@ def check_reuse(program, folder, extra, problems):
     if done.returncode != 0 or taken != len(before) or after != before:
         problems.append(f"--reuse with the same options took {taken} of {len(before)} results "
                         f"(exit {done.returncode}, files {'un' if after == before else ''}changed)")
+    # Nothing ran, so no progress line may promise time left.
+    progress = [l for l in done.stdout.splitlines() if l.lstrip().startswith("[")]
+    if not progress or any(not l.endswith(", nothing left") for l in progress):
+        problems.append("--reuse with every result taken: a progress line estimates time left: "
+                        + (progress[0] if progress else "no progress line"))
     # Other gradient bytes: the one dp scenario chosen runs again with them.
     other = [a if not a.startswith("--dpGradientBytes=") else "--dpGradientBytes=4M"
              for a in REDUCED]
