@@ -17,6 +17,7 @@
 #include "ns3/core-module.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -250,6 +251,8 @@ struct JobPlacement
     std::vector<std::vector<uint32_t>> workloadServers; //!< GPUs of each of its servers
     std::vector<uint32_t> workloadGpus;                 //!< all of them, in order
     std::vector<uint32_t> neighbourGpus;                //!< the neighbour's GPUs
+    /// tp-fabric's servers, as indices into workloadServers in server order
+    std::array<std::size_t, 2> tensorFabricServers{0, 1};
 
     /// \param cluster the cluster (servers checked)
     explicit JobPlacement(const ClusterDescription& cluster)
@@ -269,6 +272,21 @@ struct JobPlacement
             else
             {
                 neighbourGpus.insert(neighbourGpus.end(), gpus.begin(), gpus.end());
+            }
+        }
+        // tp-fabric spans the second server, whose first NIC the nic condition
+        // throttles, and the first other one on another leaf: with more than two
+        // servers per leaf the first two share a leaf and no spine would be crossed.
+        const auto leafOf = [&cluster](const std::vector<uint32_t>& server) {
+            return cluster.GetLeafOfHost(cluster.GetHostOfGpu(server.front()));
+        };
+        for (std::size_t other = 0; other < workloadServers.size(); ++other)
+        {
+            if (leafOf(workloadServers[other]) != leafOf(workloadServers[1]))
+            {
+                tensorFabricServers = {std::min<std::size_t>(other, 1),
+                                       std::max<std::size_t>(other, 1)};
+                break;
             }
         }
     }
@@ -296,9 +314,9 @@ struct JobPlacement
         }
         if (workload == "tp-fabric")
         {
-            // A group of a server's size, half on each of two servers on other leaves.
+            // A group of a server's size, half on each of two servers on two leaves.
             const std::size_t half = workloadServers[0].size() / 2;
-            for (std::size_t server = 0; server < 2; ++server)
+            for (std::size_t server : tensorFabricServers)
             {
                 gpus.insert(gpus.end(),
                             workloadServers[server].begin(),

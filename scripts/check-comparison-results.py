@@ -23,7 +23,8 @@ temporary folders, and checks:
   for their run records;
 - the matrix --list prints has as many scenarios as worked out in MATRIX_SIZES;
 - --reuse takes every result of a run with the same options, and runs again a
-  scenario whose earlier result came from other sizes.
+  scenario whose earlier result came from other sizes;
+- tp-fabric crosses the spine layer with 4 servers per leaf, not only with 2.
 
 Exit status 1 on any failure, with one line per problem.
 """
@@ -102,6 +103,22 @@ def check_reuse(program, folder, extra, problems):
             or "--dpGradientBytes=4M" not in record["arguments"]):
         problems.append("--reuse with other --dpGradientBytes took the earlier result: "
                         + done.stdout[-500:])
+
+
+def check_tensor_fabric_crosses_spines(program, extra, problems):
+    """tp-fabric's group crosses the spine layer also where the workload's job
+    has more than one server per leaf (here 16 hosts a leaf, 4 servers of 4 GPUs)."""
+    command = [program, "--scenario=tp-fabric_ethernet_alone", "--hostsPerLeaf=16",
+               "--tpLayers=2", *extra]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    try:
+        imbalance = json.loads(done.stdout)["counters"]["uplinkImbalance"]
+    except (ValueError, KeyError):
+        imbalance = None
+    # 0 when no packet took a leaf uplink: both servers on one leaf.
+    if done.returncode != 0 or not imbalance:
+        problems.append(f"{' '.join(command)}: uplink imbalance {imbalance} "
+                        f"(exit {done.returncode}): tp-fabric did not cross the spines")
 
 
 def finite_numbers(value, path, problems):
@@ -201,6 +218,7 @@ def main():
     program, extra = sys.argv[1], sys.argv[2:]
     problems = []
     check_matrix_sizes(program, problems)
+    check_tensor_fabric_crosses_spines(program, extra, problems)
     with tempfile.TemporaryDirectory() as tmp:
         one = run(program, pathlib.Path(tmp) / "jobs1", 1, extra)
         two = run(program, pathlib.Path(tmp) / "jobs2", 2, extra)
