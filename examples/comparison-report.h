@@ -220,7 +220,7 @@ class ComparisonReport
     /**
      * \param workload a workload \param condition a condition \param variant its variant
      * \return whether the fabrics differ there: one (ideal aside) did not finish, the
-     *         best is above 1 + tolerance of ideal, or the others spread beyond the
+     *         worst is above 1 + tolerance of ideal, or the others spread beyond the
      *         tolerance
      */
     bool FabricBinds(const std::string& workload,
@@ -248,7 +248,7 @@ class ComparisonReport
             best = std::min(best, row->normalised);
             worst = std::max(worst, row->normalised);
         }
-        return best > 1 + COMPARISON_TOLERANCE || worst > best * (1 + COMPARISON_TOLERANCE);
+        return worst > 1 + COMPARISON_TOLERANCE || worst > best * (1 + COMPARISON_TOLERANCE);
     }
 
     /**
