@@ -24,7 +24,8 @@ temporary folders, and checks:
 - the matrix --list prints has as many scenarios as worked out in MATRIX_SIZES;
 - --reuse takes every result of a run with the same options, and runs again a
   scenario whose earlier result came from other sizes;
-- tp-fabric crosses the spine layer with 4 servers per leaf, not only with 2.
+- tp-fabric crosses the spine layer with 4 servers per leaf, not only with 2;
+- fabricBinds follows its documented rule on every row of summary.csv.
 
 Exit status 1 on any failure, with one line per problem.
 """
@@ -188,6 +189,9 @@ def check_summary(folder, results, problems):
                         problems.append(f"summary.csv: {name}: {key} is {value}")
                 except ValueError:
                     problems.append(f"summary.csv: {name}: {key} is not a number: {value!r}")
+    check_fabric_binds(rows, problems)
+    for row in rows:
+        name = f"{row['workload']} on {row['fabric']}, {row['condition']} {row['variant']}"
         if row["condition"] != "alone" or row["fabric"] == "ideal" or row["sweep"]:
             continue
         normalised = float(row["normalised"])
@@ -196,6 +200,25 @@ def check_summary(folder, results, problems):
         if row["fabricBinds"] == "0" and abs(normalised - 1) > 0.02:
             problems.append(f"summary.csv: {name}: the fabric does not bind, yet "
                             f"{normalised:.4f} of ideal (more than 2% off)")
+
+
+def check_fabric_binds(rows, problems):
+    """fabricBinds as documented: a fabric (ideal aside) that did not finish, one
+    more than 5% above ideal, or the fabrics more than 5% apart."""
+    groups = {}
+    for row in rows:
+        if row["fabric"] != "ideal":
+            key = (row["workload"], row["condition"], row["variant"], row["sweep"])
+            groups.setdefault(key, []).append(row)
+    for key, group in groups.items():
+        finished = [float(r["normalised"]) for r in group
+                    if r["completed"] == "1" and float(r["normalised"]) > 0]
+        binds = (len(finished) < len(group)
+                 or (finished and (max(finished) > 1.05 or max(finished) > min(finished) * 1.05)))
+        for row in group:
+            if row["fabricBinds"] != ("1" if binds else "0"):
+                problems.append(f"summary.csv: {' '.join(key)}: fabricBinds {row['fabricBinds']} "
+                                f"for normalised times {finished}")
 
 
 def run(program, folder, jobs, extra):
