@@ -118,6 +118,14 @@ ComparisonSweeps()
          "how long a switch sends onto a link that has failed: local loss of signal has no "
          "public figure; Broadcom's open SDK (OpenBCM 6.5.27) defaults its fabric reachability "
          "watchdog to 100 us"},
+        {"routeWithdraw",
+         {"ns3::EthernetSwitch::RouteWithdrawDelay"},
+         {"100us", "1ms", "10ms"},
+         {"ethernet", "ai-ethernet"},
+         "failure",
+         "no public figure: how long the other Ethernet switches keep routing to a leaf "
+         "through a spine that lost its link to it (a routing update; no routing protocol "
+         "is simulated)"},
         {"reorderWindow",
          {"ns3::OutOfOrderPlacementRecovery::ReorderWindow"},
          {"64", "256", "4096"},

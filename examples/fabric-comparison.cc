@@ -505,7 +505,7 @@ WriteMarkdown(const std::string& path,
           "**ideal** fabric (every NIC on one non-blocking switch) under the same condition "
           "(alone where the ideal fabric cannot have it: failures, link speed): 1.000 is what "
           "the workload costs by itself, anything above is what the fabric costs. *fabric "
-          "binds*: the best fabric is more than 5% above ideal, or the fabrics differ by more "
+          "binds*: a fabric is more than 5% above ideal, or the fabrics differ by more "
           "than 5%.\n\n";
     md << "## Fabrics\n\n";
     for (const std::string& fabric : ComparisonFabrics())
@@ -579,7 +579,8 @@ WriteMarkdown(const std::string& path,
          "model choice for hardware link-fault detection; the Ethernet switches use the same"},
         {EthernetSwitch::GetTypeId(),
          "RouteWithdrawDelay",
-         "assumption: remote switches learn of a failed port by a BGP update"},
+         "assumption: remote switches learn of a failed port by a BGP update "
+         "(--sweep=routeWithdraw)"},
         {RdmaTransport::GetTypeId(),
          "RetransmitTimeout",
          "RoCE local ACK timeout 4.096 us x 2^14 (perftest's default; Linux bnxt_re 2^16, "
@@ -721,8 +722,8 @@ main(int argc, char* argv[])
     AddCheckedValue(cmd,
                     "sweep",
                     "also sweep a parameter that may favour one fabric: requestInterval, "
-                    "creditSize, dcqcnTimer, bufferSize (alone), reorderWindow, linkDetection "
-                    "(failure) or "
+                    "creditSize, dcqcnTimer, bufferSize (alone), reorderWindow, linkDetection, "
+                    "routeWithdraw (failure) or "
                     "retransmitTimeout (every condition)",
                     sweepText);
     AddCheckedValue(cmd, "failAt", "when links fail under the failure condition", failAtText);

@@ -29,7 +29,7 @@ refused_examples = [
     ("collective-perf --RngRun=2x", "--RngRun=2x must be a whole number in 0..18446744073709551615"),
     ("fabric-comparison --sweep=cellSize",
      "--sweep=cellSize is not a parameter to sweep (requestInterval, creditSize, dcqcnTimer, "
-     "bufferSize, linkDetection, reorderWindow, retransmitTimeout)"),
+     "bufferSize, linkDetection, routeWithdraw, reorderWindow, retransmitTimeout)"),
     ("fabric-comparison --sweep=linkDetection --conditions=alone",
      "--sweep=linkDetection matters under the failure condition, which --conditions=alone "
      "leaves out"),
