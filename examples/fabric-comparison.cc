@@ -719,13 +719,15 @@ main(int argc, char* argv[])
                     matrixText);
     AddCheckedValue(cmd, "jobs", "scenarios run at once, each in a process of its own", jobsText);
     AddCheckedValue(cmd, "resultsDir", "folder of the results", resultsDir);
-    AddCheckedValue(cmd,
-                    "sweep",
-                    "also sweep a parameter that may favour one fabric: requestInterval, "
-                    "creditSize, dcqcnTimer, bufferSize (alone), reorderWindow, linkDetection, "
-                    "routeWithdraw (failure) or "
-                    "retransmitTimeout (every condition)",
-                    sweepText);
+    // The help names each parameter --sweep knows and the condition it matters under.
+    std::string sweepHelp = "also sweep a parameter that may favour one fabric:";
+    for (const SweepParameter& p : ComparisonSweeps())
+    {
+        sweepHelp +=
+            " " + p.name + " (" + (p.condition.empty() ? "every condition" : p.condition) + "),";
+    }
+    sweepHelp.pop_back();
+    AddCheckedValue(cmd, "sweep", sweepHelp, sweepText);
     AddCheckedValue(cmd, "failAt", "when links fail under the failure condition", failAtText);
     AddCheckedValue(cmd, "timeBin", "throughput and queue sampling period", timeBinText);
     AddCheckedValue(cmd,

@@ -180,6 +180,7 @@ def check_summary(folder, results, problems):
     if rows and CSV_COLUMNS - set(rows[0]):
         problems.append(f"summary.csv lacks columns {sorted(CSV_COLUMNS - set(rows[0]))}")
         return
+    check_fabric_binds(rows, problems)
     for row in rows:
         name = f"{row['workload']} on {row['fabric']}, {row['condition']} {row['variant']}"
         for key, value in row.items():
@@ -189,9 +190,6 @@ def check_summary(folder, results, problems):
                         problems.append(f"summary.csv: {name}: {key} is {value}")
                 except ValueError:
                     problems.append(f"summary.csv: {name}: {key} is not a number: {value!r}")
-    check_fabric_binds(rows, problems)
-    for row in rows:
-        name = f"{row['workload']} on {row['fabric']}, {row['condition']} {row['variant']}"
         if row["condition"] != "alone" or row["fabric"] == "ideal" or row["sweep"]:
             continue
         normalised = float(row["normalised"])
